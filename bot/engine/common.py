@@ -1,0 +1,117 @@
+"""Pieces both games share: seats and teams, the seeded PRNG, events and engine errors.
+
+Standard library only (a test enforces it). The PRNG algorithm is written out here instead of
+using `random`, so a stored game (options + seed + actions) replays identically on any machine
+and any Python version.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+SEATS = 4
+MASK64 = (1 << 64) - 1
+
+
+def team_of(seat: int) -> int:
+    """Partners sit opposite: seats 0 & 2 are team 0, seats 1 & 3 team 1."""
+    return seat % 2
+
+
+def partner_of(seat: int) -> int:
+    return (seat + 2) % SEATS
+
+
+# --- errors -------------------------------------------------------------------------------------
+
+
+class EngineError(ValueError):
+    """Base of every rule violation; the state is unchanged when one is raised."""
+
+
+class InvalidOptions(EngineError):
+    """A table option has a value the rules do not know."""
+
+
+class GameOver(EngineError):
+    """An action was sent to a finished game."""
+
+
+class NotYourTurn(EngineError):
+    """The seat may not act now."""
+
+
+class IllegalAction(EngineError):
+    """The seat may act, but not this action."""
+
+
+class BadSeat(EngineError):
+    """The seat number is not 0..3."""
+
+
+# --- events -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, in the game's words: `kind` is a stable key (the UI's catalog
+    turns it into a sentence), `seat` who did it (None for the table), `data` the details."""
+
+    kind: str
+    seat: int | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "seat": self.seat, "data": dict(self.data)}
+
+
+# --- seeded PRNG --------------------------------------------------------------------------------
+
+
+def _splitmix64(state: int) -> tuple[int, int]:
+    state = (state + 0x9E3779B97F4A7C15) & MASK64
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return state, z ^ (z >> 31)
+
+
+class Rng:
+    """SplitMix64: tiny, fast, fully specified here. Not for cryptography; for fair shuffles."""
+
+    __slots__ = ("_state",)
+
+    def __init__(self, *seed_parts: int) -> None:
+        state = 0
+        for part in seed_parts:
+            state, mixed = _splitmix64(state ^ (part & MASK64))
+            state = mixed
+        self._state = state
+
+    def next64(self) -> int:
+        self._state, value = _splitmix64(self._state)
+        return value
+
+    def below(self, n: int) -> int:
+        """Uniform integer in [0, n) by rejection (no modulo bias)."""
+        if n <= 0:
+            raise ValueError("n must be positive")
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            value = self.next64()
+            if value < limit:
+                return value % n
+
+    def shuffled(self, items: list[Any] | tuple[Any, ...]) -> list[Any]:
+        """A new list: Fisher-Yates from the end."""
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):
+            j = self.below(i + 1)
+            out[i], out[j] = out[j], out[i]
+        return out
+
+
+def hand_rng(seed: int, hand_number: int, purpose: int = 0) -> Rng:
+    """The stream for one hand's deal: independent of every other hand, so replays are exact."""
+    return Rng(seed, hand_number, purpose)

@@ -1,0 +1,73 @@
+"""Settings from the environment or from a `.env` file beside the project (the environment wins)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_DATABASE = PROJECT_ROOT / "data" / "cardtable.sqlite3"
+
+
+class SettingsError(Exception):
+    """A setting is missing or malformed; the message is one sentence for the person starting it."""
+
+
+def read_env_file(path: Path) -> dict[str, str]:
+    """KEY=VALUE lines; `#` comments, blank lines and optional quotes around the value."""
+    values: dict[str, str] = {}
+    if not path.is_file():
+        return values
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, _, value = line.partition("=")
+        key = key.strip().removeprefix("export ").strip()
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        values[key] = value
+    return values
+
+
+@dataclass(frozen=True)
+class Settings:
+    token: str | None
+    database_path: Path = DEFAULT_DATABASE
+    dev_guild_id: int | None = None
+    log_level: str = "INFO"
+    bot_move_delay: float = 1.0  # seconds a bot seat "thinks" before it plays
+
+    def __repr__(self) -> str:  # the token is never printed, not even by accident
+        return (
+            f"Settings(token={'set' if self.token else 'unset'}, "
+            f"database_path={str(self.database_path)!r}, dev_guild_id={self.dev_guild_id}, "
+            f"log_level={self.log_level!r}, bot_move_delay={self.bot_move_delay})"
+        )
+
+    @classmethod
+    def load(cls, env: dict[str, str] | None = None, env_file: Path | None = None) -> Settings:
+        merged = read_env_file(env_file or PROJECT_ROOT / ".env")
+        merged.update(os.environ if env is None else env)
+
+        def number(name: str, kind: type[int] | type[float], default: float | None) -> float | None:
+            text = merged.get(name, "").strip()
+            if not text:
+                return default
+            try:
+                return kind(text)
+            except ValueError:
+                raise SettingsError(f"{name} must be a number, not {text!r}.") from None
+
+        guild = number("DEV_GUILD_ID", int, None)
+        delay = number("BOT_MOVE_DELAY", float, 1.0)
+        database = merged.get("DATABASE_PATH", "").strip()
+        return cls(
+            token=merged.get("DISCORD_TOKEN", "").strip() or None,
+            database_path=Path(database) if database else DEFAULT_DATABASE,
+            dev_guild_id=int(guild) if guild is not None else None,
+            log_level=merged.get("LOG_LEVEL", "INFO").strip().upper() or "INFO",
+            bot_move_delay=float(delay if delay is not None else 1.0),
+        )

@@ -1,0 +1,111 @@
+"""What the table service hands to storage and gets back: plain records and the store's interface.
+
+The service depends on `TableStore` only; `bot.storage.SqliteTableStore` implements it. Keeping
+the interface here (discord-free, SQL-free) lets storage plug in without the service knowing SQL.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    """Who sits at one lobby position. A bot seat has no user id."""
+
+    user_id: int | None
+    name: str
+    is_bot: bool = False
+
+
+@dataclass
+class TableRecord:
+    """Everything needed to rebuild a table after a restart.
+
+    `seats` is indexed by lobby position (0..3); the game's seat of each position is decided by
+    the engine (the euchre draw may reorder them) and is a pure function of options and seed.
+    """
+
+    id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    game: str  # "euchre" | "truco"
+    options: dict[str, Any]
+    status: str = "lobby"  # "lobby" | "playing" | "finished"
+    version: int = 0
+    seats: list[SeatRecord | None] = field(default_factory=lambda: [None, None, None, None])
+    message_id: int | None = None
+    seed: int | None = None
+    first_dealer: int | None = None
+    actions: list[tuple[int, str]] = field(default_factory=list)
+    created_at: float = 0.0
+    started_at: float | None = None
+
+
+@dataclass(frozen=True)
+class PlayerResult:
+    seat: int  # game seat
+    team: int  # 0 = seats 0 & 2, 1 = seats 1 & 3
+    user_id: int | None  # None for a bot
+    name: str
+    is_bot: bool
+    stats: dict[str, int]  # counters worth showing, e.g. {"marches": 1, "alone_calls": 2}
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """A finished game, written in the same transaction as its last action."""
+
+    guild_id: int
+    channel_id: int
+    table_id: int
+    game: str
+    options: dict[str, Any]
+    seed: int
+    first_dealer: int | None
+    actions: list[tuple[int, str]]
+    started_at: float
+    ended_at: float
+    hands_played: int
+    scores: tuple[int, int]
+    winner_team: int
+    margin: int | None  # euchre rubber margin (E22), else None
+    players: list[PlayerResult]
+
+
+class TableStore(Protocol):
+    """Persistence of tables in play. Every method is one transaction."""
+
+    async def create_table(self, table: TableRecord) -> int:
+        """Insert a new table (its `id` is ignored) and return the new id."""
+
+    async def save_lobby(self, table: TableRecord) -> None:
+        """Store seats, options, host, status and version of a table in its lobby."""
+
+    async def set_message(self, table_id: int, message_id: int | None) -> None:
+        """Remember the channel message that shows the table."""
+
+    async def start_game(self, table: TableRecord) -> None:
+        """A game begins: store seed, first dealer, seats, status, version and started_at,
+        and clear the action log (play again reuses the table)."""
+
+    async def append_action(
+        self,
+        table_id: int,
+        seat: int,
+        action: str,
+        version: int,
+        result: GameResult | None = None,
+    ) -> None:
+        """Append one action and set the table's version, in ONE transaction. With `result`
+        (the action finished the game) the same transaction records the finished game, its
+        players, their statistics and ratings, and marks the table finished."""
+
+    async def delete_table(self, table_id: int) -> None:
+        """The table is closed (cancelled or ended): forget it."""
+
+    async def load_active(self) -> list[TableRecord]:
+        """Every table in a lobby or in play (and finished ones still showing), with seats and
+        action log, for the restore at start-up."""

@@ -1,0 +1,43 @@
+"""Owner-only upkeep. Global command sync is a deliberate act, never automatic at start-up:
+Discord allows 200 command creations a day per guild."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.texts import t
+
+
+class Admin(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="sync", description="Owner only: publish the slash commands.")
+    @app_commands.describe(scope="Everywhere (global) or only this server")
+    async def sync(
+        self, interaction: discord.Interaction, scope: Literal["global", "server"] = "server"
+    ) -> None:
+        locale = str(interaction.locale)
+        if not await self.bot.is_owner(interaction.user):
+            await interaction.response.send_message(t("error.not_owner", locale), ephemeral=True)
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if scope == "global":
+            synced = await self.bot.tree.sync()
+        else:
+            if interaction.guild is None:
+                await interaction.followup.send(t("error.dm", locale), ephemeral=True)
+                return
+            self.bot.tree.copy_global_to(guild=interaction.guild)
+            synced = await self.bot.tree.sync(guild=interaction.guild)
+        await interaction.followup.send(
+            t("sync.done", locale, count=len(synced), scope=scope), ephemeral=True
+        )
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Admin(bot))
