@@ -1,0 +1,262 @@
+"""Creating, editing and deleting messages, with Discord's checks and gateway echoes.
+
+Used by the channel endpoints and by interaction responses alike; the callers decide which flags
+are allowed (EPHEMERAL only through an interaction) and who may see the result.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from bot.emulator import limits, payloads
+from bot.emulator.errors import (
+    CANNOT_SEND_EMPTY_MESSAGE,
+    REQUEST_TOO_LARGE,
+    ApiError,
+    invalid_form,
+)
+from bot.emulator.gateway import DIRECT_MESSAGES, GUILD_MESSAGES
+from bot.emulator.limits import EPHEMERAL, IS_COMPONENTS_V2, LOADING, SUPPRESS_EMBEDS
+from bot.emulator.payloads import ATTACHMENT_SIZE_LIMIT
+from bot.emulator.state import Account, Channel, Interaction, Message
+
+if TYPE_CHECKING:
+    from bot.emulator.server import Emulator
+    from bot.emulator.users import SimulatedUser
+
+MESSAGE_CONTENT_INTENT = 1 << 15
+
+
+@dataclass
+class Upload:
+    """A file sent in a multipart request (`files[n]`)."""
+
+    field: str
+    filename: str
+    content_type: str
+    data: bytes
+
+
+class Messages:
+    def __init__(self, emu: Emulator) -> None:
+        self._emu = emu
+        self.files: dict[int, Upload] = {}  # attachment id -> bytes, served at /attachments/
+
+    # -- building blocks -------------------------------------------------------------------
+
+    def _attachments(
+        self,
+        body: dict[str, Any],
+        uploads: list[Upload],
+        existing: list[dict[str, Any]],
+        *,
+        ephemeral: bool,
+    ) -> list[dict[str, Any]]:
+        for upload in uploads:
+            if len(upload.data) > ATTACHMENT_SIZE_LIMIT:
+                raise ApiError(413, REQUEST_TOO_LARGE, "Request entity too large")
+        described = body.get("attachments")
+        by_index = {
+            int(u.field.removeprefix("files[").removesuffix("]")): u
+            for u in uploads
+            if u.field.startswith("files[")
+        }
+        result: list[dict[str, Any]] = []
+        if described is None:
+            result = copy.deepcopy(existing)
+            for upload in uploads:
+                result.append(self._stored_attachment(upload, {}, ephemeral))
+            return result
+        kept = {a["id"]: a for a in existing}
+        for entry in described:
+            key = entry.get("id")
+            if isinstance(key, str) and key in kept:
+                result.append(copy.deepcopy(kept[key]))
+            elif key is not None and int(key) in by_index:
+                result.append(self._stored_attachment(by_index[int(key)], entry, ephemeral))
+        return result
+
+    def _stored_attachment(
+        self, upload: Upload, entry: dict[str, Any], ephemeral: bool
+    ) -> dict[str, Any]:
+        attachment_id = self._emu.snowflakes.next()
+        self.files[attachment_id] = upload
+        filename = entry.get("filename") or upload.filename
+        url = f"{self._emu.url}/attachments/{attachment_id}/{filename}"
+        data = {
+            "id": str(attachment_id),
+            "filename": filename,
+            "size": len(upload.data),
+            "url": url,
+            "proxy_url": url,
+            "content_type": upload.content_type,
+            "description": entry.get("description"),
+        }
+        if ephemeral:
+            data["ephemeral"] = True
+        return data
+
+    @staticmethod
+    def _normalise_embeds(embeds: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        result = copy.deepcopy(embeds)
+        for embed in result:
+            embed.setdefault("type", "rich")
+            embed.setdefault("content_scan_version", 0)
+        return result
+
+    # -- operations ------------------------------------------------------------------------
+
+    def create(
+        self,
+        *,
+        channel: Channel,
+        author: Account,
+        body: dict[str, Any],
+        uploads: list[Upload] | None = None,
+        allowed_flags: int,
+        ephemeral_for: SimulatedUser | None = None,
+        interaction: Interaction | None = None,
+        webhook_id: int | None = None,
+        kind: int = 0,
+        force_flags: int | None = None,
+    ) -> Message:
+        errors = limits.validate_message(body, allowed_flags=allowed_flags)
+        if errors:
+            raise invalid_form(errors)
+        flags = int(body.get("flags") or 0) if force_flags is None else force_flags
+        ephemeral = bool(flags & EPHEMERAL)
+        attachments = self._attachments(body, uploads or [], [], ephemeral=ephemeral)
+        fields: dict[str, Any] = {
+            "content": body.get("content") or "",
+            "embeds": self._normalise_embeds(body.get("embeds") or []),
+            "components": copy.deepcopy(body.get("components") or []),
+            "attachments": attachments,
+            "sticker_ids": body.get("sticker_ids"),
+            "poll": body.get("poll"),
+        }
+        if not flags & LOADING and limits.is_empty(fields):
+            raise ApiError(400, CANNOT_SEND_EMPTY_MESSAGE, "Cannot send an empty message")
+        limits.number_components(fields["components"])
+        reference = body.get("message_reference")
+        message = Message(
+            message_id=self._emu.snowflakes.next(),
+            channel=channel,
+            author=author,
+            content=fields["content"],
+            embeds=fields["embeds"],
+            components=fields["components"],
+            flags=flags,
+            attachments=attachments,
+            created_at=self._emu.clock.time(),
+            kind=19 if reference and kind == 0 else kind,
+            ephemeral_for=ephemeral_for,
+            interaction=interaction,
+            webhook_id=webhook_id,
+            reference=reference,
+        )
+        self._emu.messages[message.id] = message
+        if ephemeral_for is None:
+            channel.add_public(message)
+            self.echo("MESSAGE_CREATE", message)
+        else:
+            ephemeral_for.own_ephemerals.append(message)
+        self._emu.notifier.changed()
+        return message
+
+    def edit(
+        self,
+        message: Message,
+        body: dict[str, Any],
+        uploads: list[Upload] | None = None,
+        *,
+        allowed_flags: int,
+    ) -> Message:
+        """PATCH semantics: only the fields present change; the result must still be valid."""
+        errors = limits.validate_message(
+            {**body, "flags": body.get("flags", message.flags) & ~(LOADING | EPHEMERAL)},
+            allowed_flags=allowed_flags,
+        )
+        new_flags = message.flags
+        if body.get("flags") is not None:
+            wanted = int(body["flags"])
+            if (wanted ^ message.flags) & EPHEMERAL and not message.loading:
+                errors.add(
+                    ("flags",), "MESSAGE_FLAGS_INVALID", "A message's EPHEMERAL flag is fixed"
+                )
+            if message.flags & IS_COMPONENTS_V2 and not wanted & IS_COMPONENTS_V2:
+                errors.add(
+                    ("flags",),
+                    "MESSAGE_CANNOT_REMOVE_COMPONENTS_V2_FLAG",
+                    "The IS_COMPONENTS_V2 flag cannot be removed",
+                )
+            new_flags = (message.flags & ~SUPPRESS_EMBEDS) | (wanted & SUPPRESS_EMBEDS)
+            new_flags |= wanted & IS_COMPONENTS_V2
+        merged: dict[str, Any] = {
+            "content": (body["content"] or "") if "content" in body else message.content,
+            "embeds": (
+                self._normalise_embeds(body["embeds"] or []) if "embeds" in body else message.embeds
+            ),
+            "components": (
+                copy.deepcopy(body["components"] or [])
+                if "components" in body
+                else message.components
+            ),
+        }
+        if new_flags & IS_COMPONENTS_V2 and (merged["content"] or merged["embeds"]):
+            errors.add(
+                ("content",),
+                "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                "The 'content' and 'embeds' fields cannot be used with IS_COMPONENTS_V2",
+            )
+        if errors:
+            raise invalid_form(errors)
+        merged["attachments"] = self._attachments(
+            body, uploads or [], message.attachments, ephemeral=message.ephemeral
+        )
+        if limits.is_empty(merged):
+            raise ApiError(400, CANNOT_SEND_EMPTY_MESSAGE, "Cannot send an empty message")
+        was_loading = message.loading
+        limits.number_components(merged["components"])
+        message.content = merged["content"]
+        message.embeds = merged["embeds"]
+        message.components = merged["components"]
+        message.attachments = merged["attachments"]
+        message.flags = new_flags & ~LOADING
+        if not was_loading:  # filling a "thinking" response is not shown as an edit
+            message.edited_at = self._emu.clock.time()
+        message.snapshot_version()
+        if message.ephemeral_for is None:
+            self.echo("MESSAGE_UPDATE", message)
+        self._emu.notifier.changed()
+        return message
+
+    def delete(self, message: Message) -> None:
+        message.deleted = True
+        if message.ephemeral_for is None:
+            data: dict[str, Any] = {"id": str(message.id), "channel_id": str(message.channel.id)}
+            if message.channel.guild is not None:
+                data["guild_id"] = str(message.channel.guild.id)
+            self._dispatch_message_event("MESSAGE_DELETE", message, data)
+        self._emu.notifier.changed()
+
+    def echo(self, event: str, message: Message) -> None:
+        """MESSAGE_CREATE / MESSAGE_UPDATE for public messages, as the bot's intents allow."""
+        data = payloads.message(message, gateway=True)
+        bot = self._emu.bot
+        mentioned = f"<@{bot.id}>" in message.content
+        if (
+            message.author is not bot
+            and message.channel.guild is not None
+            and not mentioned
+            and not self._emu.gateway.wants(MESSAGE_CONTENT_INTENT)
+        ):
+            # Without the message-content intent Discord blanks other people's messages.
+            data.update(content="", embeds=[], attachments=[], components=[])
+        self._dispatch_message_event(event, message, data)
+
+    def _dispatch_message_event(self, event: str, message: Message, data: dict[str, Any]) -> None:
+        intent = DIRECT_MESSAGES if message.channel.is_dm else GUILD_MESSAGES
+        if self._emu.gateway.wants(intent):
+            self._emu.gateway.dispatch(event, data)

@@ -1,0 +1,199 @@
+"""Shared fixtures: a Discord emulator with a small world, the real bot running on it, and a
+"probe" bot (a minimal discord.py client whose one slash command runs what a test gives it).
+
+    async def test_something(world, running_bot):
+        reply = await world.alice.slash(world.table, "rules", game="euchre")
+        assert reply.ephemeral
+
+The `emulator` fixture fails a passing test at teardown if the bot broke a Discord rule, sent a
+request the emulator does not handle, or logged an error (`Emulator.assert_clean()`); a test that
+provokes one on purpose takes it with `emulator.take_violations(code)` / `take_bot_errors()`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable, Generator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import CardTableBot
+from bot.emulator import Channel, Emulator, Guild, SimulatedUser, run_bot, run_client
+from bot.settings import Settings
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, Any, None]:
+    outcome = yield
+    report = outcome.get_result()
+    if report.when == "call":
+        item.stash[_CALL_FAILED] = report.failed
+
+
+_CALL_FAILED = pytest.StashKey[bool]()
+
+
+@pytest.fixture
+async def emulator(request: pytest.FixtureRequest) -> AsyncIterator[Emulator]:
+    """A started emulator (3 s deadline, 15 min tokens, no rate limits), stopped afterwards."""
+    emu = Emulator()
+    await emu.start()
+    try:
+        yield emu
+        if not request.node.stash.get(_CALL_FAILED, False):
+            emu.assert_clean()
+    finally:
+        await emu.stop()
+
+
+@dataclass
+class World:
+    """One server "Cards" with a #table channel and four members with different locales."""
+
+    emu: Emulator
+    guild: Guild
+    table: Channel
+    alice: SimulatedUser
+    bob: SimulatedUser
+    carol: SimulatedUser
+    dave: SimulatedUser
+
+    @property
+    def players(self) -> list[SimulatedUser]:
+        return [self.alice, self.bob, self.carol, self.dave]
+
+
+def build_world(emu: Emulator) -> World:
+    guild = emu.add_guild("Cards")
+    table = guild.add_channel("table")
+    people = [
+        emu.add_user(name, locale=locale)
+        for name, locale in (
+            ("alice", "en-US"),
+            ("bob", "pt-BR"),
+            ("carol", "fr"),
+            ("dave", "en-GB"),
+        )
+    ]
+    for person in people:
+        guild.add_member(person)
+    return World(emu, guild, table, *people)
+
+
+@pytest.fixture
+def world(emulator: Emulator) -> World:
+    return build_world(emulator)
+
+
+@pytest.fixture
+def bot_settings(tmp_path: Path, world: World) -> Settings:
+    """Settings for the real bot: a fresh database, commands synced to the world's guild."""
+    return Settings(
+        token=None,
+        database_path=tmp_path / "cardtable.sqlite3",
+        dev_guild_id=world.guild.id,
+        log_level="DEBUG",
+        bot_move_delay=0.0,
+    )
+
+
+@pytest.fixture
+async def running_bot(
+    emulator: Emulator, world: World, bot_settings: Settings
+) -> AsyncIterator[CardTableBot]:
+    """The real, unmodified CardTableBot, connected to the emulator and ready."""
+    async with run_bot(emulator, bot_settings) as bot:
+        yield bot
+
+
+Handler = Callable[[discord.Interaction], Awaitable[Any]]
+
+
+class ProbeBot(commands.Bot):
+    """A minimal bot for proving the emulator's rules: `/probe` runs `handler(interaction)`;
+    discord.HTTPExceptions it raises are kept in `errors` (the bot then moves on), and
+    `await bot.handled(n)` waits until n runs of the handler have finished."""
+
+    def __init__(self, guild_id: int, handler: Handler, **options: Any) -> None:
+        options.setdefault("intents", discord.Intents.default())
+        # A prefix nobody types: the probe has slash commands only.
+        super().__init__(command_prefix="\x00probe:", guild_ready_timeout=0.05, **options)
+        self.guild_id = guild_id
+        self.handler = handler
+        self.errors: list[discord.HTTPException] = []
+        self.runs = 0
+        self._ran = asyncio.Condition()
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        # discord.py waits 5 s before re-identifying; the emulator needs no such courtesy.
+        return None
+
+    async def handled(self, count: int = 1, timeout: float = 5.0) -> None:  # noqa: ASYNC109
+        async with self._ran:
+            await asyncio.wait_for(self._ran.wait_for(lambda: self.runs >= count), timeout)
+
+    async def setup_hook(self) -> None:
+        @app_commands.command(name="probe", description="Run the test's handler.")
+        async def probe(interaction: discord.Interaction) -> None:
+            try:
+                await self.handler(interaction)
+            except discord.HTTPException as error:
+                self.errors.append(error)
+            finally:
+                async with self._ran:
+                    self.runs += 1
+                    self._ran.notify_all()
+
+        guild = discord.Object(self.guild_id)
+        self.tree.add_command(probe, guild=guild)
+        await self.tree.sync(guild=guild)
+
+
+ProbeFactory = Callable[..., contextlib.AbstractAsyncContextManager[ProbeBot]]
+
+
+@pytest.fixture
+def probe_bot(emulator: Emulator, world: World) -> ProbeFactory:
+    """`async with probe_bot(handler) as bot:` runs a ProbeBot on the emulator."""
+
+    @contextlib.asynccontextmanager
+    async def start(handler: Handler, **options: Any) -> AsyncIterator[ProbeBot]:
+        async with run_client(emulator, ProbeBot(world.guild.id, handler, **options)) as bot:
+            yield bot
+
+    return start
+
+
+async def raw_callback(interaction: discord.Interaction, payload: dict[str, Any]) -> Any:
+    """POST a hand-built interaction callback, bypassing discord.py's own checks."""
+    from discord.http import MultipartParameters
+    from discord.webhook.async_ import async_context
+
+    http = interaction.client.http
+    return await async_context.get().create_interaction_response(
+        interaction.id,
+        interaction.token,
+        session=interaction._session,
+        proxy=http.proxy,
+        proxy_auth=http.proxy_auth,
+        params=MultipartParameters(payload=payload, multipart=None, files=None),
+    )
+
+
+async def raw_channel_message(
+    client: discord.Client, channel_id: int, payload: dict[str, Any]
+) -> Any:
+    """POST a hand-built message to a channel through the client's HTTP layer."""
+    from discord.http import Route
+
+    route = Route("POST", "/channels/{channel_id}/messages", channel_id=channel_id)
+    return await client.http.request(route, json=payload)

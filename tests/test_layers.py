@@ -1,0 +1,109 @@
+"""The layers keep their import direction (design.md): the engine is standard library only,
+tables and storage never import discord, SQL lives in bot/storage, nothing imports cogs."""
+
+from __future__ import annotations
+
+import ast
+import re
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SQL = re.compile(
+    r"\b(SELECT\b.+\bFROM|INSERT\s+(OR\s+\w+\s+)?INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM"
+    r"|CREATE\s+(TABLE|INDEX|VIEW|TRIGGER)|ALTER\s+TABLE|DROP\s+TABLE|PRAGMA\s+\w+)\b",
+    re.DOTALL,
+)
+EXECUTE_METHODS = {"execute", "executemany", "executescript", "execute_fetchall", "execute_insert"}
+
+
+def python_files(*folders: str) -> Iterator[Path]:
+    for folder in folders:
+        yield from sorted((ROOT / folder).rglob("*.py"))
+
+
+def imports(path: Path, source: str | None = None) -> Iterator[tuple[str, int]]:
+    """(absolute module name, line) of every import; relative imports resolved to the package."""
+    text = path.read_text(encoding="utf-8") if source is None else source
+    tree = ast.parse(text, filename=str(path))
+    package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name, node.lineno
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                yield f"{base}.{node.module}" if node.module else base, node.lineno
+            else:
+                yield node.module or "", node.lineno
+
+
+def where(path: Path, line: int) -> str:
+    return f"{path.relative_to(ROOT)}:{line}"
+
+
+def test_engine_imports_only_the_standard_library_and_itself() -> None:
+    files = list(python_files("bot/engine"))
+    assert files, "bot/engine has no Python files"
+    bad = [
+        f"{where(path, line)} imports {module}"
+        for path in files
+        for module, line in imports(path)
+        if module.split(".")[0] not in sys.stdlib_module_names
+        and module != "bot.engine"
+        and not module.startswith("bot.engine.")
+    ]
+    assert bad == []
+
+
+def test_tables_and_storage_never_import_discord() -> None:
+    bad = [
+        f"{where(path, line)} imports {module}"
+        for path in python_files("bot/tables", "bot/storage")
+        for module, line in imports(path)
+        if module.split(".")[0] == "discord"
+    ]
+    assert bad == []
+
+
+def test_sql_lives_only_in_storage() -> None:
+    found = []
+    for path in python_files("bot", "cogs"):
+        if path.is_relative_to(ROOT / "bot" / "storage"):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in EXECUTE_METHODS
+            ):
+                found.append(f"{where(path, node.lineno)} calls .{node.func.attr}()")
+            elif (
+                isinstance(node, ast.Constant)
+                and isinstance(node.value, str)
+                and SQL.search(node.value)
+            ):
+                found.append(f"{where(path, node.lineno)} holds SQL: {node.value[:60]!r}")
+    assert found == []
+
+
+def test_nothing_imports_cogs() -> None:
+    bad = [
+        f"{where(path, line)} imports {module}"
+        for path in python_files("bot", "cogs", "tests", "scripts")
+        for module, line in imports(path)
+        if module == "cogs" or module.startswith("cogs.")
+    ]
+    assert bad == []
+
+
+def test_the_layer_checks_would_catch_a_violation() -> None:
+    # The checks above must be able to fail: parse offending code as if it were in the engine.
+    source = "import json\nimport discord\nfrom . import common\nfrom ..tables import service\n"
+    found = list(imports(ROOT / "bot" / "engine" / "probe.py", source))
+    assert found == [("json", 1), ("discord", 2), ("bot.engine", 3), ("bot.tables", 4)]
+    assert SQL.search("SELECT seat FROM players") and SQL.search("INSERT INTO t VALUES (1)")
+    assert not SQL.search("Select the card you want from your hand")
