@@ -1,0 +1,354 @@
+"""The database: one long-lived aiosqlite connection, its pragmas, migrations, transactions, backup.
+
+Every piece of the bot shares one `Database`. SQLite allows one writer at a time anyway, and one
+connection keeps things simple: an `asyncio.Lock` hands the connection to one task at a time, so
+a transaction of one task never interleaves with statements of another (they share the
+connection, so they would otherwise see each other's uncommitted rows).
+
+- WAL journal: readers (a backup, a second process) never block the bot's writes, and a commit is
+  one append to the WAL file.
+- `synchronous=NORMAL` by default: in WAL mode a killed process (SIGKILL, OOM, crash) never loses
+  a committed transaction and the file is never corrupted; only a power cut or kernel crash may
+  drop the last few commits (they roll back whole, never half). `synchronous="FULL"` syncs
+  every commit to disk too, at the price of one fsync per action (see scripts/bench_storage.py).
+- Write transactions start with BEGIN IMMEDIATE: the write lock is taken up front, so a
+  transaction never fails halfway with SQLITE_BUSY when another process holds the lock; it waits
+  up to the busy timeout instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import re
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from bot.storage.errors import SchemaTooNew, StorageError
+
+log = logging.getLogger(__name__)
+
+DEFAULT_BUSY_TIMEOUT_MS = 5000
+MIGRATIONS_DIR = Path(__file__).with_name("migrations")
+SYNCHRONOUS_MODES = ("NORMAL", "FULL")
+
+_MIGRATION_NAME = re.compile(r"^(\d{3})_([a-z0-9_]+)\.sql$")
+
+
+# --- migrations ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One numbered `.sql` file of bot/storage/migrations, applied once, in one transaction.
+
+    A migration runs inside BEGIN IMMEDIATE, so it must not change `PRAGMA foreign_keys` or
+    `journal_mode` (SQLite ignores those inside a transaction)."""
+
+    version: int
+    name: str
+    path: Path
+
+    def statements(self) -> list[str]:
+        return split_sql(self.path.read_text(encoding="utf-8"))
+
+
+def load_migrations(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
+    """The migrations of `directory`, by number; the numbers must run 1, 2, 3 ... without gaps."""
+    migrations = []
+    for path in sorted(directory.glob("*.sql")):
+        match = _MIGRATION_NAME.match(path.name)
+        if not match:
+            raise StorageError(f"migration file {path.name!r} is not named NNN_name.sql")
+        migrations.append(Migration(int(match.group(1)), match.group(2), path))
+    for expected, migration in enumerate(migrations, start=1):
+        if migration.version != expected:
+            raise StorageError(f"migrations must be numbered 1, 2, 3 ...: {migration.path.name}")
+    return migrations
+
+
+def split_sql(script: str) -> list[str]:
+    """Cut a script into single statements (triggers included) with SQLite's own tokenizer.
+
+    `executescript` would do it too, but it commits any open transaction first, which would
+    break a migration into pieces that could be half applied."""
+    statements: list[str] = []
+    pending = ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            statements.append(pending.strip())
+            pending = ""
+    leftover = [ln for ln in pending.splitlines() if ln.strip() and not ln.strip().startswith("--")]
+    if leftover:
+        raise StorageError(f"unterminated SQL statement: {' '.join(leftover)[:80]!r}")
+    return statements
+
+
+# --- small query helpers (one trip to the connection's thread each) -----------------------------
+
+
+async def fetch_all(
+    conn: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()
+) -> list[sqlite3.Row]:
+    return list(await conn.execute_fetchall(sql, params))
+
+
+async def fetch_one(
+    conn: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()
+) -> sqlite3.Row | None:
+    rows = await conn.execute_fetchall(sql, params)
+    for row in rows:
+        return row
+    return None
+
+
+async def execute(conn: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> int:
+    """Run one statement; returns the number of rows it changed. (The cursor is left to the
+    garbage collector: closing it would cost one more trip to the connection's thread, and a
+    finished statement holds no lock.)"""
+    cursor = await conn.execute(sql, params)
+    return cursor.rowcount
+
+
+async def execute_many(conn: aiosqlite.Connection, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+    await conn.executemany(sql, rows)
+
+
+# --- the database -------------------------------------------------------------------------------
+
+
+class Database:
+    """The bot's database. Open it with `await Database.open(path)` (which runs the migrations)
+    and close it with `await db.close()`, or use `async with await Database.open(path) as db`."""
+
+    def __init__(self, conn: aiosqlite.Connection, path: Path, busy_timeout_ms: int) -> None:
+        self._conn = conn
+        self._path = path
+        self._busy_timeout_ms = busy_timeout_ms
+        self._lock = asyncio.Lock()
+        self._holder: asyncio.Task[Any] | None = None
+
+    @classmethod
+    async def open(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        migrate: bool = True,
+        busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
+        synchronous: str = "NORMAL",
+        migrations_dir: Path = MIGRATIONS_DIR,
+    ) -> Database:
+        """Open (creating if needed) the database file at `path`, set its pragmas and, unless
+        `migrate=False`, bring its schema up to date."""
+        file = Path(path)
+        if str(path) == ":memory:" or str(path).startswith("file:"):
+            raise ValueError("the bot's database is a file path (WAL needs a real file)")
+        if synchronous not in SYNCHRONOUS_MODES:
+            raise ValueError(f"synchronous must be one of {SYNCHRONOUS_MODES}")
+        timeout_ms = int(busy_timeout_ms)
+        file.parent.mkdir(parents=True, exist_ok=True)
+        # isolation_level=None: the sqlite3 module never opens transactions behind our back;
+        # `transaction()` issues BEGIN IMMEDIATE / COMMIT / ROLLBACK itself.
+        conn = await aiosqlite.connect(file, isolation_level=None)
+        try:
+            conn.row_factory = sqlite3.Row
+            # Pragmas take no bound parameters; the values are validated above.
+            await execute(conn, f"PRAGMA busy_timeout = {timeout_ms}")
+            row = await fetch_one(conn, "PRAGMA journal_mode = WAL")
+            if row is None or str(row[0]).lower() != "wal":
+                raise StorageError(f"could not switch {file} to WAL (got {row and row[0]!r})")
+            await execute(conn, f"PRAGMA synchronous = {synchronous}")
+            await execute(conn, "PRAGMA foreign_keys = ON")
+            db = cls(conn, file, timeout_ms)
+            if migrate:
+                await db.migrate(load_migrations(migrations_dir))
+        except BaseException:
+            await conn.close()
+            raise
+        return db
+
+    @property
+    def path(self) -> Path:
+        return self._path
+
+    async def close(self) -> None:
+        async with self._lock:
+            await self._conn.close()
+
+    async def __aenter__(self) -> Database:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # --- using the connection -------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def _exclusive(self) -> AsyncIterator[aiosqlite.Connection]:
+        task = asyncio.current_task()
+        if task is not None and task is self._holder:
+            # asyncio.Lock is not reentrant: waiting here would wait forever.
+            raise RuntimeError(
+                "nested use of the database in one task (a transaction inside a transaction?)"
+            )
+        async with self._lock:
+            self._holder = task
+            try:
+                yield self._conn
+            finally:
+                self._holder = None
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """A write transaction: BEGIN IMMEDIATE, then COMMIT if the block ends normally, ROLLBACK
+        if it raises (anything, cancellation included): all of it is written or none of it."""
+        async with self._exclusive() as conn:
+            try:
+                # Inside the try: a task cancelled while BEGIN waits for another process's lock
+                # does not stop the BEGIN (it is queued on the connection's thread); the
+                # ROLLBACK below is queued after it, so the connection is never left in a
+                # transaction nobody owns.
+                await execute(conn, "BEGIN IMMEDIATE")
+                yield conn
+                # Shielded: once COMMIT is queued it runs anyway; the caller's cancellation
+                # must not turn into a ROLLBACK that comes too late to matter.
+                await asyncio.shield(conn.commit())
+            except BaseException:
+                # A no-op when the COMMIT already happened; otherwise undoes every statement.
+                await asyncio.shield(conn.rollback())
+                raise
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[aiosqlite.Connection]:
+        """A read transaction: every query in the block sees one snapshot of the database, even
+        while another process writes. Do not write inside it (it ends with a rollback)."""
+        async with self._exclusive() as conn:
+            try:
+                await execute(conn, "BEGIN")
+                yield conn
+            finally:
+                await asyncio.shield(conn.rollback())
+
+    # --- schema ----------------------------------------------------------------------------------
+
+    async def schema_version(self) -> int:
+        async with self.read() as conn:
+            return await _schema_version(conn)
+
+    async def migrate(self, migrations: list[Migration] | None = None) -> list[int]:
+        """Apply the migrations this database lacks, each in its own transaction, and return the
+        numbers applied (empty when it was up to date). Safe to run from two processes at once:
+        each migration re-reads the version after taking the write lock."""
+        migrations = load_migrations() if migrations is None else migrations
+        async with self._exclusive() as conn:
+            await execute(
+                conn,
+                "CREATE TABLE IF NOT EXISTS schema_version ("
+                " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL"
+                ") STRICT",
+            )
+        latest = migrations[-1].version if migrations else 0
+        applied: list[int] = []
+        for migration in migrations:
+            async with self.transaction() as conn:
+                current = await _schema_version(conn)
+                if current > latest:
+                    raise SchemaTooNew(
+                        f"{self._path} has schema version {current}; this code knows up to "
+                        f"{latest}. Run the newer bot, or restore a backup."
+                    )
+                if current >= migration.version:
+                    continue
+                for statement in migration.statements():
+                    await execute(conn, statement)
+                await execute(
+                    conn,
+                    "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
+                    (migration.version, migration.name, time.time()),
+                )
+            log.info("applied migration %03d_%s", migration.version, migration.name)
+            applied.append(migration.version)
+        if not migrations:
+            current = await self.schema_version()
+            if current > latest:
+                raise SchemaTooNew(f"{self._path} has schema version {current}; code knows 0")
+        return applied
+
+    # --- operations -----------------------------------------------------------------------------
+
+    async def backup(self, dest_path: str | os.PathLike[str], *, verify: bool = True) -> None:
+        """Write a consistent copy of the database to `dest_path` while the bot keeps running."""
+        await backup_database(
+            self._path, dest_path, verify=verify, busy_timeout_ms=self._busy_timeout_ms
+        )
+
+
+async def _schema_version(conn: aiosqlite.Connection) -> int:
+    row = await fetch_one(conn, "SELECT coalesce(max(version), 0) FROM schema_version")
+    return int(row[0]) if row else 0
+
+
+# --- backup -------------------------------------------------------------------------------------
+
+
+async def backup_database(
+    src_path: str | os.PathLike[str],
+    dest_path: str | os.PathLike[str],
+    *,
+    verify: bool = True,
+    busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
+) -> None:
+    """Copy the database at `src_path` to `dest_path` with SQLite's online backup API.
+
+    Safe while the bot runs, from the bot's process or any other (`python -m bot backup PATH`):
+    it reads through its own connection, in one read transaction, so the copy is one consistent
+    snapshot, and in WAL mode that reader never blocks the bot's writes. The copy is a single
+    self-contained file (rollback journal, no -wal), checked with `PRAGMA integrity_check` unless
+    `verify=False`, and appears at `dest_path` only when complete (written aside, then renamed).
+    """
+    await asyncio.to_thread(
+        _backup_file, Path(src_path), Path(dest_path), verify, int(busy_timeout_ms)
+    )
+
+
+def _backup_file(src: Path, dest: Path, verify: bool, busy_timeout_ms: int) -> None:
+    if not src.is_file():
+        # sqlite3.connect would silently create an empty database there.
+        raise FileNotFoundError(f"no database at {src}")
+    if dest.exists() and dest.resolve() == src.resolve():
+        raise ValueError("the backup must not overwrite the database itself")
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    partial = dest.with_name(f".{dest.name}.partial")
+    partial.unlink(missing_ok=True)
+    try:
+        source = sqlite3.connect(src, isolation_level=None)
+        try:
+            source.execute(f"PRAGMA busy_timeout = {busy_timeout_ms}")
+            target = sqlite3.connect(partial, isolation_level=None)
+            try:
+                # pages=-1: every page in one step, i.e. inside one read transaction. Smaller
+                # steps would restart from scratch whenever the bot commits in between.
+                source.backup(target, pages=-1)
+                target.execute("PRAGMA journal_mode = DELETE")
+                if verify:
+                    problems = [r[0] for r in target.execute("PRAGMA integrity_check")]
+                    if problems != ["ok"]:
+                        raise StorageError(f"backup failed integrity_check: {problems[:5]}")
+            finally:
+                target.close()
+        finally:
+            source.close()
+        os.replace(partial, dest)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
+    log.info("backed up %s to %s", src, dest)

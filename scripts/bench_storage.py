@@ -1,0 +1,469 @@
+"""Storage benchmark: the action write path, and the result queries over a million recorded games.
+
+    .venv/bin/python scripts/bench_storage.py                 # defaults: 1,000,000 games
+    .venv/bin/python scripts/bench_storage.py --games 100000  # smaller / faster
+
+1. Write path: `SqliteTableStore.append_action` on a file database in WAL, timed call by call
+   (p50/p99/max), with synchronous=NORMAL (the default) and FULL; then the finishing append
+   (action + game + players + stats + ratings in one transaction).
+2. Results: builds a database of N synthetic finished games across several servers (bulk
+   executemany straight into the real schema, with ratings, statistics and period counts that
+   agree with the games), then times `ResultsRepository.leaderboard` (all / month / week, first
+   and a deep page) for the busiest server, `player_stats`, `history` and `finished_game`, all
+   end to end through the bot's one connection. Target: leaderboard under 10 ms.
+
+Figures only; nothing here asserts on time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import bisect
+import functools
+import itertools
+import json
+import os
+import random
+import shutil
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot.storage import Database, ResultsRepository, SqliteTableStore
+from bot.storage.periods import period_start
+from bot.storage.results import (
+    HISTORY_ALL,
+    LEADERBOARD_ALL,
+    LEADERBOARD_PERIOD,
+)
+from bot.tables.records import GameResult, PlayerResult, SeatRecord, TableRecord
+
+GAMES = ("euchre", "truco")
+STATS = {
+    "euchre": ("made_trump", "made_it", "marches", "euchred_others", "got_euchred"),
+    "truco": ("truco_asks", "truco_accepted", "ran", "iron_hands_won"),
+}
+DAY = 86400.0
+
+
+def percentiles(samples: list[float]) -> str:
+    ordered = sorted(samples)
+
+    def at(q: float) -> float:
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+    return (
+        f"p50 {at(0.50):7.3f} ms  p99 {at(0.99):7.3f} ms  max {ordered[-1] * 1000:7.3f} ms"
+        f"  (n={len(ordered)})"
+    )
+
+
+# --- 1. the write path --------------------------------------------------------------------------
+
+
+def sample_result(table: TableRecord, ended_at: float, rng: random.Random) -> GameResult:
+    winner = rng.randrange(2)
+    players = [
+        PlayerResult(
+            seat=seat,
+            team=seat % 2,
+            user_id=s.user_id,
+            name=s.name,
+            is_bot=s.is_bot,
+            stats={"marches": rng.randrange(3), "made_trump": rng.randrange(5)},
+        )
+        for seat, s in enumerate(table.seats)
+        if s is not None
+    ]
+    return GameResult(
+        guild_id=table.guild_id,
+        channel_id=table.channel_id,
+        table_id=table.id,
+        game=table.game,
+        options=table.options,
+        seed=table.seed or 0,
+        first_dealer=0,
+        actions=table.actions,
+        started_at=table.started_at or 0.0,
+        ended_at=ended_at,
+        hands_played=8,
+        scores=(10, 6) if winner == 0 else (6, 10),
+        winner_team=winner,
+        margin=None,
+        players=players,
+    )
+
+
+async def bench_appends(
+    path: Path, synchronous: str, appends: int, finishes: int, guild_id: int = 1
+) -> tuple[list[float], list[float]]:
+    """Times `appends` plain appends over 20 tables, then `finishes` finishing appends."""
+    rng = random.Random(7)
+    db = await Database.open(path, synchronous=synchronous)
+    store = SqliteTableStore(db)
+    try:
+
+        async def new_table(n: int) -> TableRecord:
+            seats: list[SeatRecord | None] = [
+                SeatRecord(user_id=10_000 + 4 * n + i, name=f"p{4 * n + i}") for i in range(4)
+            ]
+            if n % 3 == 0:
+                seats[3] = SeatRecord(user_id=None, name="Bot", is_bot=True)
+            table = TableRecord(
+                id=0,
+                guild_id=guild_id,
+                channel_id=500 + n,
+                host_id=10_000 + 4 * n,
+                game=GAMES[n % 2],
+                options={"target": 10, "stick_the_dealer": False},
+                seats=seats,
+                created_at=time.time(),
+            )
+            table.id = await store.create_table(table)
+            table.status, table.version = "playing", 1
+            table.seed, table.first_dealer = rng.getrandbits(64), 0
+            table.started_at = time.time()
+            await store.start_game(table)
+            return table
+
+        tables = [await new_table(n) for n in range(20)]
+        plain: list[float] = []
+        for i in range(appends):
+            table = tables[i % len(tables)]
+            seat, action = i % 4, f"play:{'9TJQKA'[i % 6]}{'SHDC'[i % 4]}"
+            start = time.perf_counter()
+            await store.append_action(table.id, seat, action, table.version + 1)
+            plain.append(time.perf_counter() - start)
+            table.version += 1
+            table.actions.append((seat, action))
+        finishing: list[float] = []
+        for n in range(finishes):
+            table = await new_table(100 + n)
+            await store.append_action(table.id, 0, "play:AS", table.version + 1)
+            table.version += 1
+            table.actions.append((0, "play:AS"))
+            result = sample_result(table, time.time(), rng)
+            start = time.perf_counter()
+            await store.append_action(table.id, 1, "play:KS", table.version + 1, result)
+            finishing.append(time.perf_counter() - start)
+        return plain, finishing
+    finally:
+        await db.close()
+
+
+# --- 2. a big database of recorded games --------------------------------------------------------
+
+
+# Aggregates as the write path leaves them, derived in SQL from the inserted games (one pass
+# each, in C, and consistent with the games by construction). The week and month starts are the
+# arithmetic of bot.storage.periods (checked against it after the build).
+_DAY_OF = "CAST(g.ended_at / 86400 AS INTEGER)"
+_WEEK_OF = f"(({_DAY_OF}) - (({_DAY_OF}) + 3) % 7) * 86400"  # day 0, 1970-01-01, was a Thursday
+_MONTH_OF = "CAST(strftime('%s', g.ended_at, 'unixepoch', 'start of month') AS INTEGER)"
+_HUMAN_ROWS = " FROM game_players p JOIN games g ON g.id = p.game_id WHERE p.user_id IS NOT NULL"
+# Period rows carry the rating (see the schema); ratings are built first, so take it from there.
+_HUMAN_ROWS_RATED = (
+    " FROM game_players p JOIN games g ON g.id = p.game_id JOIN ratings r"
+    " ON r.guild_id = p.guild_id AND r.user_id = p.user_id AND r.game = g.game"
+)
+AGGREGATES = (
+    # A plausible spread of skills (a fixed hash of the user id), sigma shrinking with games.
+    "INSERT INTO ratings (guild_id, game, user_id, name, mu, sigma, ordinal, games, wins,"
+    " last_played)"
+    " SELECT guild_id, game, user_id, name, mu, sigma, mu - 3 * sigma, games, wins, last_played"
+    " FROM (SELECT guild_id, game, user_id, name, games, wins, last_played,"
+    "   19.0 + ((user_id * 2654435761 + length(game)) % 1200) / 100.0 AS mu,"
+    "   max(0.8, 8.333 / (1 + games / 10.0)) AS sigma"
+    "   FROM (SELECT p.guild_id, g.game, p.user_id, max(p.name) AS name, count(*) AS games,"
+    "     sum(p.won) AS wins, max(g.ended_at) AS last_played" + _HUMAN_ROWS + " GROUP BY"
+    "     p.guild_id, g.game, p.user_id))",
+    "INSERT INTO player_periods (guild_id, game, period, period_start, user_id, games, wins,"
+    " ordinal)"
+    f" SELECT p.guild_id, g.game, 'week', {_WEEK_OF}, p.user_id, count(*), sum(p.won),"
+    " max(r.ordinal)" + _HUMAN_ROWS_RATED + " GROUP BY 1, 2, 4, 5",
+    "INSERT INTO player_periods (guild_id, game, period, period_start, user_id, games, wins,"
+    " ordinal)"
+    f" SELECT p.guild_id, g.game, 'month', {_MONTH_OF}, p.user_id, count(*), sum(p.won),"
+    " max(r.ordinal)" + _HUMAN_ROWS_RATED + " GROUP BY 1, 2, 4, 5",
+    "INSERT INTO player_stats (guild_id, game, user_id, stat, value)"
+    " SELECT p.guild_id, g.game, p.user_id, j.key, sum(j.value)"
+    " FROM game_players p JOIN games g ON g.id = p.game_id, json_each(p.stats) j"
+    " WHERE p.user_id IS NOT NULL GROUP BY 1, 2, 3, 4",
+)
+
+
+def build_results_db(
+    path: Path, games: int, guilds: int, players: int, now: float, seed: int = 1
+) -> dict[str, Any]:
+    """Bulk-load `games` finished games (executemany) into the real schema made by the
+    migrations, spread over `guilds` servers with Zipf-like activity (the first server the
+    busiest, with `players` players; about 8% of seats are bots) and evenly over the two years
+    before `now`, in the order they end. Then derive ratings, period counts and statistics."""
+    rng = random.Random(seed)
+    weights = [1.0 / (g + 1) for g in range(guilds)]
+    cumulative = list(itertools.accumulate(w / sum(weights) for w in weights))
+    cumulative[-1] = 1.0
+    pool_size = [max(40, int(players * w / weights[0])) for w in weights]
+    guild_ids = [1000 + g for g in range(guilds)]
+    pools = [[guild_ids[g] * 100_000 + i for i in range(pool_size[g])] for g in range(guilds)]
+    # A real euchre game logs ~250 actions; 12 keep the build fast (only /history and
+    # finished_game read this column, and they read one row at a time).
+    actions_json = json.dumps(
+        [[i % 4, f"play:{'9TJQKA'[i % 6]}{'SHDC'[i % 4]}"] for i in range(12)]
+    )
+    options_json = json.dumps({"target": 10, "stick_the_dealer": False})
+    stats_json = {kind: [json.dumps({stat: 1}) for stat in STATS[kind]] for kind in GAMES}
+    span = 730 * DAY
+    first_end = now - span
+    random_ = rng.random
+    randbelow = rng.randrange
+
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("PRAGMA synchronous = OFF")
+    conn.execute("PRAGMA cache_size = -262144")
+    chunk = 50_000
+    game_id = 0
+    while game_id < games:
+        game_rows: list[tuple[object, ...]] = []
+        player_rows: list[tuple[object, ...]] = []
+        for pool in pools:  # re-deal who plays with whom, now and then
+            rng.shuffle(pool)
+        for _ in range(min(chunk, games - game_id)):
+            game_id += 1
+            ended = first_end + span * game_id / games
+            g = bisect.bisect_left(cumulative, random_())
+            guild = guild_ids[g]
+            pool = pools[g]
+            first = randbelow(len(pool) - 3)
+            kind = "euchre" if random_() < 0.6 else "truco"
+            winner = randbelow(2)
+            loser_points = randbelow(10)
+            game_rows.append(
+                (
+                    game_id,
+                    guild,
+                    5000 + g,
+                    game_id,
+                    kind,
+                    ended - 900.0,
+                    ended,
+                    4 + randbelow(12),
+                    10 if winner == 0 else loser_points,
+                    10 if winner == 1 else loser_points,
+                    winner,
+                    None,
+                    str(game_id * 7919),
+                    0,
+                    options_json,
+                    actions_json,
+                )
+            )
+            kind_stats = stats_json[kind]
+            for seat in range(4):
+                user = pool[first + seat]
+                stat = kind_stats[randbelow(len(kind_stats))]
+                if random_() < 0.08:
+                    player_rows.append(
+                        (
+                            game_id,
+                            seat,
+                            guild,
+                            None,
+                            1,
+                            "Bot",
+                            seat % 2,
+                            int(seat % 2 == winner),
+                            stat,
+                            None,
+                            None,
+                            None,
+                            None,
+                        )
+                    )
+                else:
+                    player_rows.append(
+                        (
+                            game_id,
+                            seat,
+                            guild,
+                            user,
+                            0,
+                            f"player{user}",
+                            seat % 2,
+                            int(seat % 2 == winner),
+                            stat,
+                            25.0,
+                            8.0,
+                            25.5,
+                            7.9,
+                        )
+                    )
+        conn.execute("BEGIN")
+        conn.executemany(
+            "INSERT INTO games (id, guild_id, channel_id, table_id, game, started_at, ended_at,"
+            " hands_played, score0, score1, winner_team, margin, seed, first_dealer, options,"
+            " actions) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            game_rows,
+        )
+        conn.executemany(
+            "INSERT INTO game_players (game_id, seat, guild_id, user_id, is_bot, name, team,"
+            " won, stats, mu_before, sigma_before, mu_after, sigma_after)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            player_rows,
+        )
+        conn.execute("COMMIT")
+    conn.execute("BEGIN")
+    for statement in AGGREGATES:
+        conn.execute(statement)
+    conn.execute("COMMIT")
+    # The SQL period arithmetic must agree with the bot's own.
+    for period in ("week", "month"):
+        for (start,) in conn.execute(
+            "SELECT DISTINCT period_start FROM player_periods WHERE period = ? LIMIT 50", (period,)
+        ):
+            assert period_start(period, start + 3600.0) == start, (period, start)
+    ratings_rows = conn.execute("SELECT count(*) FROM ratings").fetchone()[0]
+    period_rows = conn.execute("SELECT count(*) FROM player_periods").fetchone()[0]
+    sample_user = conn.execute(
+        "SELECT user_id FROM ratings WHERE guild_id = ? ORDER BY games DESC LIMIT 1",
+        (guild_ids[0],),
+    ).fetchone()[0]
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+    # The build ran with synchronous=OFF: flush its hundreds of MB now, or the bot's first
+    # checkpoint fsync in the write-path timing below would pay for them.
+    with path.open("rb") as built:
+        os.fsync(built.fileno())
+    return {
+        "guild": guild_ids[0],
+        "players_in_guild": pool_size[0],
+        "ratings_rows": ratings_rows,
+        "period_rows": period_rows,
+        "sample_user": sample_user,
+    }
+
+
+async def time_calls(
+    label: str, repeat: int, call: Callable[[], Awaitable[Any]]
+) -> tuple[float, Any]:
+    await call()  # warm the page cache and statement cache once
+    samples = []
+    result = None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = await call()
+        samples.append(time.perf_counter() - start)
+    print(f"  {label:<44} {percentiles(samples)}")
+    return statistics.median(samples), result
+
+
+def show_plans(path: Path, guild: int, now: float) -> None:
+    conn = sqlite3.connect(path)
+    for label, sql, params in (
+        ("leaderboard all", LEADERBOARD_ALL, (guild, "euchre", 3, 10, 0)),
+        (
+            "leaderboard week",
+            LEADERBOARD_PERIOD,
+            (guild, "euchre", "week", period_start("week", now), 3, 10, 0, guild, "euchre"),
+        ),
+        ("history", HISTORY_ALL, (guild, 10, 0)),
+    ):
+        plan = [row[3] for row in conn.execute("EXPLAIN QUERY PLAN " + sql, params)]
+        print(f"  plan {label}: {' | '.join(plan)}")
+    conn.close()
+
+
+async def bench_queries(path: Path, info: dict[str, Any], now: float, repeat: int) -> None:
+    db = await Database.open(path)
+    repo = ResultsRepository(db)
+    guild = info["guild"]
+    try:
+        print(f"queries on server {guild} ({info['players_in_guild']} players), {repeat} each:")
+        for period in ("all", "month", "week"):
+            for page in (0, 20):
+                _, board = await time_calls(
+                    f"leaderboard euchre {period:<5} page {page:>2}",
+                    repeat,
+                    functools.partial(
+                        repo.leaderboard, guild, "euchre", period, page=page, now=now
+                    ),
+                )
+                if page == 0:
+                    print(f"{'':48}ranked players: {board.total}")
+        await time_calls(
+            "player_stats (all kinds, with ranks)",
+            repeat,
+            lambda: repo.player_stats(guild, info["sample_user"]),
+        )
+        await time_calls("history latest 10", repeat, lambda: repo.history(guild))
+        await time_calls(
+            "history truco, offset 1000", repeat, lambda: repo.history(guild, "truco", 10, 1000)
+        )
+        await time_calls("finished_game", repeat, lambda: repo.finished_game(guild, 12345))
+    finally:
+        await db.close()
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=1_000_000, help="recorded games to build")
+    parser.add_argument("--guilds", type=int, default=20, help="servers to spread them over")
+    parser.add_argument("--players", type=int, default=5000, help="players of the busiest server")
+    parser.add_argument("--appends", type=int, default=3000, help="timed appends per mode")
+    parser.add_argument("--finishes", type=int, default=300, help="timed finishing appends")
+    parser.add_argument("--repeat", type=int, default=200, help="timed calls per query")
+    parser.add_argument("--dir", type=Path, default=None, help="work directory (default: temp)")
+    parser.add_argument("--keep", action="store_true", help="keep the databases")
+    args = parser.parse_args()
+
+    work = args.dir or Path(tempfile.mkdtemp(prefix="bench_storage_"))
+    work.mkdir(parents=True, exist_ok=True)
+    print(f"SQLite {sqlite3.sqlite_version}, Python {sys.version.split()[0]}, files in {work}")
+    try:
+        print("write path (append_action, file database in WAL, 20 tables):")
+        for synchronous in ("NORMAL", "FULL"):
+            plain, finishing = await bench_appends(
+                work / f"appends_{synchronous.lower()}.db",
+                synchronous,
+                args.appends,
+                args.finishes,
+            )
+            print(f"  synchronous={synchronous:<6} append       {percentiles(plain)}")
+            print(f"  synchronous={synchronous:<6} finish+record {percentiles(finishing)}")
+
+        now = time.time()
+        path = work / "results.db"
+        path.unlink(missing_ok=True)
+        await (await Database.open(path)).close()  # the schema, by the real migrations
+        started = time.perf_counter()
+        info = build_results_db(path, args.games, args.guilds, args.players, now)
+        size_mb = path.stat().st_size / 1e6
+        print(
+            f"built {args.games:,} games over {args.guilds} servers in "
+            f"{time.perf_counter() - started:.1f} s ({size_mb:.0f} MB; {info['ratings_rows']:,} "
+            f"rating rows, {info['period_rows']:,} period rows)"
+        )
+        show_plans(path, info["guild"], now)
+        await bench_queries(path, info, now, args.repeat)
+
+        plain, finishing = await bench_appends(
+            path, "NORMAL", args.appends // 3, args.finishes, guild_id=info["guild"]
+        )
+        print(f"write path on the {args.games:,}-game database:")
+        print(f"  synchronous=NORMAL append       {percentiles(plain)}")
+        print(f"  synchronous=NORMAL finish+record {percentiles(finishing)}")
+    finally:
+        if not args.keep and args.dir is None:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
