@@ -53,7 +53,7 @@ class BadSeat(EngineError):
 # --- events -------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Event:
     """Something that happened, in the game's words: `kind` is a stable key (the UI's catalog
     turns it into a sentence), `seat` who did it (None for the table), `data` the details."""
@@ -83,10 +83,13 @@ class Rng:
     __slots__ = ("_state",)
 
     def __init__(self, *seed_parts: int) -> None:
+        # Each part is folded in with one SplitMix64 step (inlined: this runs once per hand).
         state = 0
         for part in seed_parts:
-            state, mixed = _splitmix64(state ^ (part & MASK64))
-            state = mixed
+            z = ((state ^ (part & MASK64)) + 0x9E3779B97F4A7C15) & MASK64
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+            state = z ^ (z >> 31)
         self._state = state
 
     def next64(self) -> int:

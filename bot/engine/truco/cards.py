@@ -6,6 +6,8 @@ A card is a two-character code, rank then suit: ranks `A 2 3 4 5 6 7 J Q K`, sui
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Sequence
 from typing import Final
 
@@ -19,7 +21,6 @@ DECK: Final[tuple[str, ...]] = tuple(rank + suit for suit in SUITS for rank in R
 DECK_SET: Final[frozenset[str]] = frozenset(DECK)
 
 HAND_SIZE: Final = 3
-CARDS_DEALT: Final = 4 * HAND_SIZE
 
 # T4: the manilhas, high to low: zap, copas, espadilha, ouros.
 MANILHAS: Final[tuple[str, ...]] = ("4C", "7H", "AS", "7D")
@@ -56,50 +57,58 @@ def is_manilha(card: str) -> bool:
     return card in MANILHA_NAMES
 
 
-def display_key(card: str) -> tuple[int, int]:
-    """Strongest first; equal faces by suit, so every seat sees the same stable order."""
-    return (-STRENGTH[card], SUITS.index(card[1]))
+# Display order: strongest first, equal faces by suit, so every seat sees the same stable order.
+DISPLAY_INDEX: Final[dict[str, int]] = {
+    card: place
+    for place, card in enumerate(
+        sorted(DECK, key=lambda card: (-STRENGTH[card], SUITS.index(card[1])))
+    )
+}
 
 
 def sort_for_display(cards: Sequence[str]) -> list[str]:
-    return sorted(cards, key=display_key)
+    return sorted(cards, key=DISPLAY_INDEX.__getitem__)
 
 
 # --- the deal ------------------------------------------------------------------------------------
 
-# One uniform 64-bit draw carries all twelve Fisher-Yates picks (40 * 39 * ... * 29 < 2**62), so
-# a deal costs one or two PRNG calls instead of twelve. Draws at or above the largest multiple of
-# the product are rejected, which keeps every pick exactly uniform.
-_PICKS: Final[tuple[int, ...]] = tuple(range(len(DECK), len(DECK) - CARDS_DEALT, -1))
-_PICK_PRODUCT: Final = 1
-for _n in _PICKS:
-    _PICK_PRODUCT *= _n
-_DRAW_LIMIT: Final = (1 << 64) - ((1 << 64) % _PICK_PRODUCT)
-del _n
+# The deal: one uniform 64-bit draw from the hand's PRNG stream picks every hand at once. Each
+# player in turn takes a uniformly random 3-card combination of the cards left: there are
+# C(40,3) * C(37,3) * C(34,3) * C(31,3) < 2**51 deals, so one draw holds them all (draws at or
+# above the largest multiple of that count are rejected, which keeps the deal exactly uniform).
+# The combinations are precomputed (28,129 index triples, i < j < k) and the pool is kept in
+# display order, so every hand comes out sorted: no per-card arithmetic and no sort per deal.
+_POOL_SIZES: Final = tuple(len(DECK) - HAND_SIZE * k for k in range(4))  # 40, 37, 34, 31
+_COMBINATIONS: Final[tuple[tuple[tuple[int, int, int], ...], ...]] = tuple(
+    tuple(itertools.combinations(range(n), HAND_SIZE)) for n in _POOL_SIZES
+)
+_DEAL_COUNT: Final = math.prod(len(table) for table in _COMBINATIONS)
+_DRAW_LIMIT: Final = (1 << 64) - ((1 << 64) % _DEAL_COUNT)
+DISPLAY_DECK: Final[tuple[str, ...]] = tuple(sorted(DECK, key=DISPLAY_INDEX.__getitem__))
 
 
-def seeded_deal(seed: int, hand_number: int, dealer: int, next_seat: Sequence[int]) -> list[list[str]]:
-    """The four hands (indexed by seat) of hand `hand_number`: a partial Fisher-Yates shuffle of
-    DECK drawn from `hand_rng(seed, hand_number)`, dealt one card at a time from the player after
-    the dealer, in turn order."""
+def seeded_deal(
+    seed: int,
+    hand_number: int,
+    seats: Sequence[int],
+    pool: Sequence[str] = DISPLAY_DECK,
+) -> list[list[str]]:
+    """The four hands (indexed by seat) of hand `hand_number`, drawn from
+    `hand_rng(seed, hand_number)`. `seats` lists the four seats in the order they take their
+    cards (from the player after the dealer, in turn order). `pool` is the deck in display order
+    (the engine passes its `play:` action strings, so its hot path never converts); the hands
+    keep that order."""
     rng = hand_rng(seed, hand_number)
     draw = rng.next64()
     while draw >= _DRAW_LIMIT:
         draw = rng.next64()
-    deck = list(DECK)
+    left = list(pool)
     hands: list[list[str]] = [[], [], [], []]
-    seat = dealer
-    last = len(deck) - 1
-    for n in _PICKS:
-        draw, j = divmod(draw, n)
-        # Fisher-Yates from the end: the picked card moves to the end and leaves the pool.
-        card = deck[j]
-        deck[j] = deck[last]
-        last -= 1
-        seat = next_seat[seat]
-        hands[seat].append(card)
-    for hand in hands:
-        hand.sort(key=display_key)
+    for table, seat in zip(_COMBINATIONS, seats, strict=True):
+        draw, pick = divmod(draw, len(table))
+        i, j, k = table[pick]
+        hands[seat] = [left[i], left[j], left[k]]
+        del left[k], left[j], left[i]  # highest first, so the lower indices stay valid
     return hands
 
 
@@ -118,5 +127,5 @@ def checked_hands(hands: object) -> list[list[str]]:
             if card in seen:
                 raise InvalidOptions(f"card dealt twice: {card}")
             seen.add(card)
-        out.append(sorted(hand, key=display_key))
+        out.append(sort_for_display(hand))
     return out

@@ -2,12 +2,13 @@
 or None for what the table does (deal, round and hand results). No event ever names a card that
 is still in someone's hand: events are public.
 
-- `hand_dealt` (seat None): {"hand_number", "dealer", "leader"} -- a new hand; `leader` plays
+- `hand_dealt` (seat: the dealer): {"hand_number", "dealer", "leader"} -- a new hand; `leader` plays
   first (the player after the dealer, T3).
 - `hand_of_ten` (seat None): {"team"} -- that pair is at 10 and must decide whether to play (T13).
 - `iron_hand` (seat None): {"hand_number"} -- both pairs at 10: no truco, the winner of this hand
   wins the game (T14). Iron hands won: `hand_won` with "iron_hand": true.
-- `card_played` (seat): {"card"}.
+- No event for a single card played: the view shows the round in progress, the action log has
+  every `play:` action, and each round's event lists its four cards.
 - `truco_asked`, `six_asked`, `ten_asked`, `twelve_asked` (the asking seat): {"team", "value"
   (the hand's worth if accepted), "run_value" (what the askers score if the other pair runs),
   "counter" (true when the ask answers an ask: it accepts that one, T9)}.
@@ -17,12 +18,20 @@ is still in someone's hand: events are public.
 - `hand_of_ten_played` (the deciding seat): {"team", "value"} -- the pair at 10 plays (T13).
 - `hand_of_ten_refused` (the deciding seat): {"team", "points", "to_team"} -- it refuses; a
   `hand_won` with reason "hand_of_ten_refused" follows.
-- `round_won` (seat None): {"round" (0-based), "team", "seat" (whose card won), "card"}.
-- `round_tied` (seat None): {"round", "card" (the tied top card played first)} -- "empate" (T6).
+- `round_won` (seat None): {"round" (0-based), "team", "seat" (whose card won), "card",
+  "leader" (who played first), "cards" ([{"seat", "card"}, ...] in play order)}.
+- `round_tied` (seat None): {"round", "card" (the tied top card played first), "leader",
+  "cards"} -- "empate" (T6).
 - `hand_won` (seat None): {"team", "points", "reason", "scores" (after), "hand_number",
   "hand_of_ten" (team at 10 or null), "iron_hand" (bool)}. Reasons: "two_rounds", "tie_rule"
   (T8 decided it), "run" (T11), "hand_of_ten_refused" (T13).
 - `game_won` (seat None): {"team", "scores"} (T12).
+
+Statistics for storage, per player: asks = the `*_asked` events by seat (with "value", and
+"counter" for counter-raises, which also accept the ask they answer); accepts = `accepted` by
+seat; runs = `ran` by seat; hands of ten played / refused = `hand_of_ten_played` /
+`hand_of_ten_refused` by seat (the pair in "team"); iron hands won = `hand_won` with "iron_hand"
+true, for both players of "team"; hands and points won = `hand_won` by team.
 """
 
 from __future__ import annotations
@@ -32,7 +41,6 @@ from typing import Final
 HAND_DEALT: Final = "hand_dealt"
 HAND_OF_TEN: Final = "hand_of_ten"
 IRON_HAND: Final = "iron_hand"
-CARD_PLAYED: Final = "card_played"
 ACCEPTED: Final = "accepted"
 RAN: Final = "ran"
 HAND_OF_TEN_PLAYED: Final = "hand_of_ten_played"
@@ -57,7 +65,6 @@ ALL_KINDS: Final[frozenset[str]] = frozenset(
         HAND_DEALT,
         HAND_OF_TEN,
         IRON_HAND,
-        CARD_PLAYED,
         ACCEPTED,
         RAN,
         HAND_OF_TEN_PLAYED,

@@ -1,0 +1,775 @@
+"""The Truco Mineiro state machine (rules T1-T14 of shared/rules/truco.md).
+
+A game is options + seed + first dealer + the list of actions; `apply` moves it one step and
+returns the events. Every action is validated completely before anything changes, so an illegal
+action (or a bad hand-built deal for the next hand) leaves the state exactly as it was.
+
+Actions: `play:<card>` (e.g. `play:7H`), `raise` (ask truco, or six / ten / twelve: the engine
+knows the next step of the ladder; while answering an ask it is the counter-raise of T9),
+`accept`, `run`. In the hand-of-ten decision (T13) the pair at 10 answers `accept` (play the hand)
+or `run` (refuse it).
+
+Phases: "hand_of_ten" (T13 decision), "play", "answer" (an ask is pending: `to_act` lists both
+players of the answering pair, the first answer counts), "over".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Final, NoReturn
+
+from bot.engine.common import (
+    BadSeat,
+    EngineError,
+    Event,
+    GameOver,
+    IllegalAction,
+    InvalidOptions,
+    NotYourTurn,
+    hand_rng,
+    team_of,
+)
+from bot.engine.truco import events as ev
+from bot.engine.truco.cards import (
+    DECK,
+    DISPLAY_DECK,
+    STRENGTH,
+    checked_hands,
+    seeded_deal,
+)
+from bot.engine.truco.errors import AlreadyAnswered
+from bot.engine.truco.options import Options
+
+GAME_NAME: Final = "truco"
+
+# T1: turns go counter-clockwise (seat s is followed by seat s-1). The one place to change it.
+TURN_STEP: Final = -1
+NEXT_SEAT: Final[tuple[int, ...]] = tuple((s + TURN_STEP) % 4 for s in range(4))
+PREV_SEAT: Final[tuple[int, ...]] = tuple((s - TURN_STEP) % 4 for s in range(4))
+# T3: the players take their cards from the player after the dealer, in turn order.
+DEAL_SEATS: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple((dealer + TURN_STEP * (1 + k)) % 4 for k in range(4)) for dealer in range(4)
+)
+
+PHASE_HAND_OF_TEN: Final = "hand_of_ten"
+PHASE_PLAY: Final = "play"
+PHASE_ANSWER: Final = "answer"
+PHASE_OVER: Final = "over"
+
+BASE_VALUE: Final = 2  # T9: a hand is worth 2
+HAND_OF_TEN_VALUE: Final = 4  # T13: played, it is worth 4
+HAND_OF_TEN_REFUSED_POINTS: Final = 2  # T13: refused, the other pair scores 2
+IRON_HAND_VALUE: Final = 2  # T14
+
+# T9: the ladder, (name, worth when accepted). Running from an ask gives the askers the worth
+# before it (2, 4, 6, 10), which is always the hand's current value when the ask is made.
+RAISES: Final[tuple[tuple[str, int], ...]] = (("truco", 4), ("six", 6), ("ten", 10), ("twelve", 12))
+ASK_KIND: Final[tuple[str, ...]] = tuple(ev.ASK_KINDS[name] for name, _ in RAISES)
+TOP_LEVEL: Final = len(RAISES)
+
+ACCEPT: Final = "accept"
+RUN: Final = "run"
+RAISE: Final = "raise"
+PLAY_PREFIX: Final = "play:"
+# Precomputed both ways so the hot path never builds or parses an action string.
+PLAY_ACTION: Final[dict[str, str]] = {card: PLAY_PREFIX + card for card in DECK}
+_PREFIX_LEN: Final = len(PLAY_PREFIX)
+# Hands hold `play:` action strings, so legal_actions is a list copy and apply a membership test.
+PLAY_DISPLAY_DECK: Final[tuple[str, ...]] = tuple(PLAY_ACTION[card] for card in DISPLAY_DECK)
+ANSWER_ACTIONS: Final[frozenset[str]] = frozenset({ACCEPT, RUN, RAISE})
+_RAISE_ONLY: Final = [RAISE]
+_ACCEPT_RUN: Final = (ACCEPT, RUN)
+_ACCEPT_RUN_RAISE: Final = (ACCEPT, RUN, RAISE)
+
+# The stream of the seeded PRNG that draws the first dealer (hand streams use purpose 0).
+FIRST_DEALER_PURPOSE: Final = 1
+
+Deals = Callable[[int, int], Sequence[Sequence[str]]]
+"""A hand-built deal: `deals(hand_number, dealer)` -> four lists of three cards, by seat."""
+
+# A completed round: (winning team or None for a tie, winning seat or None, cards in play order).
+Round = tuple[int | None, int | None, tuple[tuple[int, str], ...]]
+
+
+def _check_seat(seat: object) -> int:
+    # `__class__ is int` also turns bools away, which isinstance would accept.
+    if seat.__class__ is not int or not 0 <= seat < 4:
+        raise BadSeat(f"no such seat: {seat!r}")
+    return seat
+
+
+def decide_hand(results: Sequence[int | None], dealer_team: int) -> tuple[int, str] | None:
+    """T7, T8: the winning team and the reason once the rounds played decide the hand, else None.
+    `results` holds each round's winning team, None for a tie."""
+    n = len(results)
+    if n < 2:
+        return None
+    first, second = results[0], results[1]
+    if n == 2:
+        if first is not None:
+            if second == first:
+                return first, ev.REASON_TWO_ROUNDS
+            if second is None:  # second round tied: the first round's winner takes it
+                return first, ev.REASON_TIE_RULE
+            return None
+        if second is not None:  # first round tied: the second round decides
+            return second, ev.REASON_TIE_RULE
+        return None  # both tied: the third decides
+    third = results[2]
+    if third is None:
+        if first is not None:  # third round tied: the first round's winner takes it
+            return first, ev.REASON_TIE_RULE
+        return dealer_team, ev.REASON_TIE_RULE  # all three tied: the dealer's pair
+    if first is None:  # two ties, then the third round decided
+        return third, ev.REASON_TIE_RULE
+    return third, ev.REASON_TWO_ROUNDS  # one round each before: the third's winner has two
+
+
+class Game:
+    """One game of Truco Mineiro between seats 0 & 2 (team 0) and 1 & 3 (team 1)."""
+
+    __slots__ = (
+        "_answered",
+        "_deals",
+        "_hand_of_ten",
+        "_hand_value",
+        "_hands",
+        "_iron",
+        "_last_asker",
+        "_last_trick",
+        "_level",
+        "_pending",
+        "_pending_seat",
+        "_pending_team",
+        "_raise_open",
+        "_results",
+        "_rounds",
+        "_scores",
+        "_special",
+        "_target",
+        "_to_act",
+        "_trick",
+        "_turn",
+        "actions",
+        "dealer",
+        "events",
+        "first_dealer",
+        "hand_number",
+        "is_over",
+        "options",
+        "phase",
+        "seed",
+        "winner",
+    )
+
+    options: Options
+    seed: int
+    first_dealer: int
+    actions: list[tuple[int, str]]
+    events: list[Event]
+    hand_number: int
+    dealer: int
+    phase: str
+    is_over: bool  # a plain attribute (not a property): read after every action by drivers
+    winner: int | None
+    _deals: Deals | None
+    _scores: list[int]
+    _target: int
+    _special: int
+    _hands: list[list[str]]
+    _trick: list[tuple[int, str]]
+    _rounds: list[Round]
+    _results: list[int | None]  # each finished round's winning team, None for a tie
+    _last_trick: Round | None
+    _turn: int
+    _to_act: list[int]
+    _hand_value: int
+    _level: int
+    _last_asker: int
+    _pending: int
+    _pending_team: int
+    _pending_seat: int
+    _hand_of_ten: int
+    _iron: bool
+    _raise_open: bool
+    _answered: int
+
+    def __init__(
+        self,
+        options: Options,
+        seed: int,
+        first_dealer: int | None = None,
+        deals: Deals | None = None,
+    ) -> None:
+        if not isinstance(options, Options):
+            raise InvalidOptions("options must be a truco Options")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise InvalidOptions(f"seed must be an integer, not {seed!r}")
+        if first_dealer is None:
+            # T3 (not in the seed): the first dealer is random, drawn from the seed (2**64 is a
+            # multiple of 4, so the low two bits are exactly uniform).
+            first_dealer = hand_rng(seed, 0, FIRST_DEALER_PURPOSE).next64() & 3
+        self.options = options
+        self.seed = seed
+        self.first_dealer = _check_seat(first_dealer)
+        self._deals = deals
+        self.actions = []
+        self.events = []
+        self._scores = [0, 0]
+        self._target = options.target
+        self._special = options.special_score
+        self.hand_number = 0
+        self.dealer = first_dealer
+        self.winner = None
+        self.is_over = False
+        self._last_trick = None
+        self._answered = 0
+        self._start_hand(self._deal_for(0, first_dealer), self.events)
+
+    # --- the public surface -------------------------------------------------------------------
+
+    @property
+    def to_act(self) -> list[int]:
+        return self._to_act[:]
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        return self._scores[0], self._scores[1]
+
+    @property
+    def hand_value(self) -> int:
+        return self._hand_value
+
+    def legal_actions(self, seat: int) -> list[str]:
+        if seat == self._turn and seat.__class__ is int and self.phase == PHASE_PLAY:
+            hand = self._hands[seat]  # already `play:` action strings, in display order
+            if self._raise_open and (seat & 1) != self._last_asker:
+                return hand + _RAISE_ONLY
+            return hand[:]
+        _check_seat(seat)
+        if seat not in self._to_act or self.phase == PHASE_PLAY:
+            return []
+        if self.phase == PHASE_ANSWER and self._pending + 1 < TOP_LEVEL:
+            return list(_ACCEPT_RUN_RAISE)
+        return list(_ACCEPT_RUN)  # answering twelve, or the hand-of-ten decision
+
+    def apply(self, seat: int, action: str) -> list[Event]:
+        # One membership test covers the common case; `_refuse` finds the precise error.
+        if seat.__class__ is not int or seat not in self._to_act or action.__class__ is not str:
+            self._refuse(seat, action)
+        phase = self.phase
+        if phase == PHASE_PLAY:
+            hand = self._hands[seat]
+            if action in hand:
+                trick = self._trick
+                if len(trick) < 3:  # the common case, inline: not the round's last card
+                    self._answered = 0
+                    hand.remove(action)
+                    trick.append((seat, action[_PREFIX_LEN:]))
+                    turn = NEXT_SEAT[seat]
+                    self._turn = turn
+                    self._to_act = [turn]
+                    self.actions.append((seat, action))
+                    # No event for a single card: the view shows the round in progress, the
+                    # action log has every play, and the round's event lists its four cards.
+                    return []
+                out = self._end_round(seat, action)
+            elif action == RAISE and self._raise_open and (seat & 1) != self._last_asker:
+                self._answered = 0
+                out = self._ask(seat, self._level, False)
+            elif action in _ACCEPT_RUN and self._answered >> (seat & 1) & 1:
+                raise AlreadyAnswered(f"seat {seat}'s pair has already answered")
+            else:
+                raise IllegalAction(f"{action!r} is not allowed now")
+        elif phase == PHASE_ANSWER:
+            if action == ACCEPT:
+                out = self._accept(seat)
+            elif action == RUN:
+                out = self._run(seat)
+            elif action == RAISE and self._pending + 1 < TOP_LEVEL:
+                out = self._counter_raise(seat)
+            else:
+                raise IllegalAction(f"{action!r} is not an answer to this ask")
+        elif action == ACCEPT:
+            out = self._play_hand_of_ten(seat)
+        elif action == RUN:
+            out = self._refuse_hand_of_ten(seat)
+        else:
+            raise IllegalAction(f"{action!r}: the pair at ten must accept or run")
+        self.actions.append((seat, action))
+        self.events.extend(out)
+        return out
+
+    def _refuse(self, seat: object, action: object) -> NoReturn:
+        if self.phase == PHASE_OVER:
+            raise GameOver("the game is over")
+        seat = _check_seat(seat)
+        if action.__class__ is not str:
+            raise IllegalAction(f"an action is a string, not {action!r}")
+        if action in ANSWER_ACTIONS and self._answered >> (seat & 1) & 1:
+            raise AlreadyAnswered(f"seat {seat}'s pair has already answered")
+        raise NotYourTurn(f"seat {seat} may not act now")
+
+    # --- rules ----------------------------------------------------------------------------------
+
+    # Raising (T9) is open to the player on turn while `_raise_open` holds and his pair did not
+    # make the last accepted ask (T10); `_raise_open` is False in the hands of ten and iron hands
+    # (T13, T14) and once twelve is reached.
+
+    def _deal_for(self, hand_number: int, dealer: int) -> list[list[str]]:
+        if self._deals is None:
+            return seeded_deal(self.seed, hand_number, DEAL_SEATS[dealer], PLAY_DISPLAY_DECK)
+        try:
+            hands = self._deals(hand_number, dealer)
+        except EngineError:
+            raise
+        except Exception as exc:  # a broken test fixture must not leave a half-moved game
+            raise InvalidOptions(f"the deal for hand {hand_number} failed: {exc!r}") from exc
+        return [[PLAY_ACTION[card] for card in hand] for hand in checked_hands(hands)]
+
+    def _next_hands(self, team: int, points: int) -> list[list[str]] | None:
+        """The next hand's cards, fetched BEFORE the state moves (a custom deal may fail);
+        None when these points end the game."""
+        if self._scores[team] + points >= self._target:
+            return None
+        return self._deal_for(self.hand_number + 1, NEXT_SEAT[self.dealer])
+
+    def _start_hand(self, hands: list[list[str]], out: list[Event]) -> None:
+        self._hands = hands
+        self._trick = []
+        self._rounds = []
+        self._results = []
+        self._level = 0
+        self._last_asker = -1
+        self._pending = -1
+        self._pending_team = -1
+        self._pending_seat = -1
+        leader = NEXT_SEAT[self.dealer]  # T3: the player after the dealer leads
+        self._turn = leader
+        out.append(
+            Event(
+                ev.HAND_DEALT,
+                self.dealer,
+                {"hand_number": self.hand_number, "dealer": self.dealer, "leader": leader},
+            )
+        )
+        special = self._special
+        ten0 = self._scores[0] == special
+        ten1 = self._scores[1] == special
+        if not (ten0 or ten1):
+            self._hand_of_ten = -1
+            self._iron = False
+            self._raise_open = True
+            self._hand_value = BASE_VALUE
+            self.phase = PHASE_PLAY
+            self._to_act = [leader]
+        elif ten0 and ten1:  # T14
+            self._hand_of_ten = -1
+            self._iron = True
+            self._raise_open = False
+            self._hand_value = IRON_HAND_VALUE
+            self.phase = PHASE_PLAY
+            self._to_act = [leader]
+            out.append(Event(ev.IRON_HAND, None, {"hand_number": self.hand_number}))
+        else:  # T13
+            team = 0 if ten0 else 1
+            self._hand_of_ten = team
+            self._iron = False
+            self._raise_open = False
+            self._hand_value = HAND_OF_TEN_VALUE
+            self.phase = PHASE_HAND_OF_TEN
+            self._to_act = [seat for seat in _turn_order(leader) if team_of(seat) == team]
+            out.append(Event(ev.HAND_OF_TEN, None, {"team": team}))
+
+    def _end_round(self, seat: int, action: str) -> list[Event]:
+        """The round's fourth card: settle the round and, if that decides it, the hand -- all
+        worked out before any change, because fetching the next deal may fail."""
+        card = action[_PREFIX_LEN:]
+        cards = (*self._trick, (seat, card))
+        best = -1
+        best_seat = -1
+        best_card = card
+        teams_on_top = 0  # bit per team holding a card of the top strength
+        for s, c in cards:
+            value = STRENGTH[c]
+            if value > best:
+                best = value
+                best_seat = s
+                best_card = c
+                teams_on_top = 1 << (s & 1)
+            elif value == best:
+                teams_on_top |= 1 << (s & 1)
+        round_index = len(self._results)
+        leader = cards[0][0]
+        shown = [{"seat": s, "card": c} for s, c in cards]
+        if teams_on_top == 3:  # T6: top faces from both pairs tie; the round's leader leads again
+            winner_team: int | None = None
+            winner_seat: int | None = None
+            next_leader = leader
+            result = Event(
+                ev.ROUND_TIED,
+                None,
+                {
+                    "round": round_index,
+                    "card": best_card,
+                    "leader": leader,
+                    "cards": shown,
+                },
+            )
+        else:  # the first of the top cards wins (T6: a same-pair tie goes to that pair)
+            winner_team = best_seat & 1
+            winner_seat = best_seat
+            next_leader = best_seat
+            result = Event(
+                ev.ROUND_WON,
+                None,
+                {
+                    "round": round_index,
+                    "team": winner_team,
+                    "seat": best_seat,
+                    "card": best_card,
+                    "leader": leader,
+                    "cards": shown,
+                },
+            )
+        results = [*self._results, winner_team]
+        decided = decide_hand(results, self.dealer & 1) if round_index else None
+        next_hands = None
+        if decided is not None:
+            next_hands = self._next_hands(decided[0], self._hand_value)
+
+        self._answered = 0
+        self._hands[seat].remove(action)
+        finished: Round = (winner_team, winner_seat, cards)
+        self._results = results
+        self._rounds.append(finished)
+        self._last_trick = finished
+        self._trick = []
+        out = [result]
+        if decided is None:
+            self._turn = next_leader
+            self._to_act = [next_leader]
+        else:
+            self._finish_hand(decided[0], self._hand_value, decided[1], next_hands, out)
+        return out
+
+    def _ask(self, seat: int, level: int, counter: bool) -> list[Event]:
+        value = RAISES[level][1]
+        team = seat & 1
+        self._pending = level
+        self._pending_team = team
+        self._pending_seat = seat
+        self.phase = PHASE_ANSWER
+        # Either player of the other pair may answer (T9); the next in turn order is listed first.
+        self._to_act = [NEXT_SEAT[seat], PREV_SEAT[seat]]
+        return [
+            Event(
+                ASK_KIND[level],
+                seat,
+                {"team": team, "value": value, "run_value": self._hand_value, "counter": counter},
+            )
+        ]
+
+    def _take_pending(self) -> tuple[str, int]:
+        """The pending ask is accepted: the hand is worth it, and its pair may not raise next."""
+        level = self._pending
+        name, value = RAISES[level]
+        self._hand_value = value
+        self._level = level + 1
+        if level + 1 == TOP_LEVEL:
+            self._raise_open = False
+        self._last_asker = self._pending_team
+        self._pending = -1
+        self._pending_team = -1
+        self._pending_seat = -1
+        return name, value
+
+    def _accept(self, seat: int) -> list[Event]:
+        name, value = self._take_pending()
+        self._answered |= 1 << (seat & 1)
+        self.phase = PHASE_PLAY
+        self._to_act = [self._turn]  # T9: after the answers, the player on turn plays
+        return [Event(ev.ACCEPTED, seat, {"team": seat & 1, "name": name, "value": value})]
+
+    def _counter_raise(self, seat: int) -> list[Event]:
+        # T9: a raise in answer accepts the ask and is itself an ask.
+        self._take_pending()
+        self._answered |= 1 << (seat & 1)
+        return self._ask(seat, self._level, True)
+
+    def _run(self, seat: int) -> list[Event]:
+        # T11: the hand ends at once; the askers score the worth before their ask (T9, T10).
+        askers = self._pending_team
+        points = self._hand_value
+        next_hands = self._next_hands(askers, points)
+        name = RAISES[self._pending][0]
+        self._answered |= 1 << (seat & 1)
+        self._pending = -1
+        self._pending_team = -1
+        self._pending_seat = -1
+        out = [
+            Event(
+                ev.RAN,
+                seat,
+                {"team": seat & 1, "name": name, "points": points, "to_team": askers},
+            )
+        ]
+        self._finish_hand(askers, points, ev.REASON_RUN, next_hands, out)
+        return out
+
+    def _play_hand_of_ten(self, seat: int) -> list[Event]:
+        self._answered |= 1 << (seat & 1)
+        self.phase = PHASE_PLAY
+        self._to_act = [self._turn]
+        return [Event(ev.HAND_OF_TEN_PLAYED, seat, {"team": seat & 1, "value": HAND_OF_TEN_VALUE})]
+
+    def _refuse_hand_of_ten(self, seat: int) -> list[Event]:
+        other = 1 - (seat & 1)
+        points = HAND_OF_TEN_REFUSED_POINTS
+        next_hands = self._next_hands(other, points)
+        self._answered |= 1 << (seat & 1)
+        out = [
+            Event(
+                ev.HAND_OF_TEN_REFUSED,
+                seat,
+                {"team": seat & 1, "points": points, "to_team": other},
+            )
+        ]
+        self._finish_hand(other, points, ev.REASON_HAND_OF_TEN_REFUSED, next_hands, out)
+        return out
+
+    def _finish_hand(
+        self,
+        team: int,
+        points: int,
+        reason: str,
+        next_hands: list[list[str]] | None,
+        out: list[Event],
+    ) -> None:
+        scores = self._scores
+        scores[team] += points
+        out.append(
+            Event(
+                ev.HAND_WON,
+                None,
+                {
+                    "team": team,
+                    "points": points,
+                    "reason": reason,
+                    "scores": [scores[0], scores[1]],
+                    "hand_number": self.hand_number,
+                    "hand_of_ten": None if self._hand_of_ten < 0 else self._hand_of_ten,
+                    "iron_hand": self._iron,
+                },
+            )
+        )
+        if next_hands is None:  # T12 (and T14: the iron hand's winner reaches the target)
+            self.phase = PHASE_OVER
+            self.is_over = True
+            self.winner = team
+            self._to_act = []
+            out.append(Event(ev.GAME_WON, None, {"team": team, "scores": [scores[0], scores[1]]}))
+            return
+        self.hand_number += 1
+        self.dealer = NEXT_SEAT[self.dealer]  # T3: the deal passes to the next player
+        self._start_hand(next_hands, out)
+
+    # --- what a seat may see ----------------------------------------------------------------------
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What `seat` may see (None: the public view). JSON-able. Other seats' cards never appear,
+        except the partner's for both players of the pair at 10 during a hand of ten (T13).
+
+        Besides the keys common to both games: "turn" (the seat due to play a card; during an
+        ask, the asker), "hand_value" (current worth), "run_value" (what a run would give now:
+        the pending ask's run points, 2 in the hand-of-ten decision, else None), "can_raise"
+        (the pair that may make the next raise, None if none may; before any ask, the pair on
+        turn), "raise_name" (the next raise: truco, six, ten, twelve or None), "pending_ask"
+        ({"by_team", "by_seat", "value", "name", "run_value"} or None), "rounds" (this hand's
+        finished rounds: {"winner_team" (None: tied), "winner_seat", "cards"}), "hand_of_ten"
+        (the pair at 10 or None), "iron_hand", "partner_hand" (T13, else None). "tricks_won"
+        counts this hand's rounds won per pair; "last_trick" (with "winner": a seat, None for
+        a tie) stays until the next round ends, across hands."""
+        if seat is not None:
+            _check_seat(seat)
+        over = self.phase == PHASE_OVER
+        last = self._last_trick
+        partner_hand = None
+        if seat is not None and not over and self._hand_of_ten == team_of(seat):
+            partner_hand = _cards(self._hands[(seat + 2) % 4])
+        return {
+            "game": GAME_NAME,
+            "seat": seat,
+            "phase": self.phase,
+            "dealer": self.dealer,
+            "hand_number": self.hand_number,
+            "to_act": list(self._to_act),
+            "legal_actions": [] if seat is None else self.legal_actions(seat),
+            "hand": None if seat is None else _cards(self._hands[seat]),
+            "hand_sizes": [len(hand) for hand in self._hands],
+            "trick": _cards_view(self._trick),
+            # The last finished round, kept after its hand ends so the table can show it.
+            "last_trick": None if last is None else {"winner": last[1], **_round_view(last)},
+            "tricks_won": [sum(1 for r in self._rounds if r[0] == t) for t in (0, 1)],
+            "scores": [self._scores[0], self._scores[1]],
+            "is_over": over,
+            "winner": self.winner,
+            "target": self._target,
+            "turn": None if over else self._turn,
+            "hand_value": self._hand_value,
+            "run_value": self._run_value(),
+            "can_raise": self._can_raise(),
+            "raise_name": self._raise_name(),
+            "pending_ask": self._pending_view(),
+            "rounds": [_round_view(r) for r in self._rounds],
+            "hand_of_ten": None if self._hand_of_ten < 0 else self._hand_of_ten,
+            "iron_hand": self._iron,
+            "partner_hand": partner_hand,
+        }
+
+    def _run_value(self) -> int | None:
+        if self.phase == PHASE_ANSWER:
+            return self._hand_value
+        if self.phase == PHASE_HAND_OF_TEN:
+            return HAND_OF_TEN_REFUSED_POINTS
+        return None
+
+    def _can_raise(self) -> int | None:
+        """The pair that may make the next raise. Before any ask both may, on their own turns: then
+        it is the pair on turn, the only one that can ask right now."""
+        if self._hand_of_ten >= 0 or self._iron or self.phase == PHASE_OVER:
+            return None
+        if self.phase == PHASE_ANSWER:
+            return 1 - self._pending_team if self._pending + 1 < TOP_LEVEL else None
+        if not self._raise_open:
+            return None
+        if self._last_asker < 0:
+            return self._turn & 1
+        return 1 - self._last_asker
+
+    def _raise_name(self) -> str | None:
+        if self._can_raise() is None:
+            return None
+        level = self._pending + 1 if self.phase == PHASE_ANSWER else self._level
+        return RAISES[level][0]
+
+    def _pending_view(self) -> dict[str, Any] | None:
+        if self._pending < 0:
+            return None
+        name, value = RAISES[self._pending]
+        return {
+            "by_team": self._pending_team,
+            "by_seat": self._pending_seat,
+            "value": value,
+            "name": name,
+            "run_value": self._hand_value,
+        }
+
+    # --- persistence --------------------------------------------------------------------------
+
+    @classmethod
+    def replay(
+        cls,
+        options: Options,
+        seed: int,
+        first_dealer: int | None,
+        actions: Sequence[Sequence[Any]],
+        *,
+        deals: Deals | None = None,
+    ) -> Game:
+        game = cls(options, seed, first_dealer, deals)
+        for entry in actions:
+            if len(entry) != 2:
+                raise EngineError(f"an action record is (seat, action), not {entry!r}")
+            game.apply(entry[0], entry[1])
+        return game
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": GAME_NAME,
+            "options": self.options.to_dict(),
+            "seed": self.seed,
+            "first_dealer": self.first_dealer,
+            "actions": [[seat, action] for seat, action in self.actions],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], *, deals: Deals | None = None) -> Game:
+        if not isinstance(data, dict) or data.get("game", GAME_NAME) != GAME_NAME:
+            raise EngineError("not a saved truco game")
+        try:
+            options = Options.from_dict(data["options"])
+            seed = data["seed"]
+            first_dealer = data["first_dealer"]
+            actions = data["actions"]
+        except KeyError as exc:
+            raise EngineError(f"saved truco game without {exc}") from None
+        if not isinstance(actions, list):
+            raise EngineError("saved actions must be a list")
+        return cls.replay(options, seed, first_dealer, actions, deals=deals)
+
+    def copy(self) -> Game:
+        """An independent copy (for look-ahead and tests): cheap, no deepcopy."""
+        new = Game.__new__(Game)
+        for name in Game.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.actions = list(self.actions)
+        new.events = list(self.events)
+        new._scores = list(self._scores)
+        new._hands = [list(hand) for hand in self._hands]
+        new._trick = list(self._trick)
+        new._rounds = list(self._rounds)
+        new._results = list(self._results)
+        new._to_act = list(self._to_act)
+        return new
+
+    def _state(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in Game.__slots__ if name != "_deals")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self._state() == other._state()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (
+            f"<truco Game hand={self.hand_number} phase={self.phase} scores={self.scores} "
+            f"to_act={self._to_act}>"
+        )
+
+
+def _cards_view(cards: Sequence[tuple[int, str]]) -> list[dict[str, Any]]:
+    return [{"seat": s, "card": c} for s, c in cards]
+
+
+def _cards(hand: list[str]) -> list[str]:
+    return [action[_PREFIX_LEN:] for action in hand]
+
+
+def _turn_order(leader: int) -> list[int]:
+    order = [leader]
+    for _ in range(3):
+        order.append(NEXT_SEAT[order[-1]])
+    return order
+
+
+def _round_view(r: Round) -> dict[str, Any]:
+    return {
+        "winner_team": r[0],
+        "winner_seat": r[1],
+        "cards": _cards_view(r[2]),
+    }
+
+
+def new_game(
+    options: Options | None,
+    seed: int,
+    *,
+    first_dealer: int | None = None,
+    deals: Deals | None = None,
+) -> Game:
+    """A new game, its first hand dealt. `deals(hand_number, dealer)` replaces the seeded shuffle
+    with hand-built hands (tests): four lists of three card codes indexed by seat."""
+    return Game(Options() if options is None else options, seed, first_dealer, deals)
