@@ -10,12 +10,23 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.settings import Settings
+from bot.storage import Database, ResultsRepository, SqliteTableStore
+from bot.tables.service import TableService
 from bot.texts import t
+from bot.ui.buttons import DYNAMIC_ITEMS
+from bot.ui.table_ui import TableUI
 
 log = logging.getLogger(__name__)
 
 # Loaded in this order at start-up; nothing imports cogs.
-EXTENSIONS: tuple[str, ...] = ("cogs.rules", "cogs.admin")
+EXTENSIONS: tuple[str, ...] = (
+    "cogs.rules",
+    "cogs.admin",
+    "cogs.euchre",
+    "cogs.truco",
+    "cogs.table",
+    "cogs.leaderboard",
+)
 
 
 class CardTableBot(commands.Bot):
@@ -37,9 +48,21 @@ class CardTableBot(commands.Bot):
         )
         self.settings = settings
         self.extension_names = extensions
+        self.db: Database | None = None
+        self.results: ResultsRepository | None = None
+        self.table_service: TableService | None = None
+        self.table_ui: TableUI | None = None
         self.tree.error(self.on_app_command_error)
 
     async def setup_hook(self) -> None:
+        self.db = await Database.open(self.settings.database_path)
+        self.results = ResultsRepository(self.db)
+        self.table_service = TableService(
+            SqliteTableStore(self.db), bot_move_delay=self.settings.bot_move_delay
+        )
+        self.table_ui = TableUI(self, self.table_service)
+        # Templates, not per-message views: buttons of every table (old ones too) keep working.
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
         for name in self.extension_names:
             await self.load_extension(name)
         if self.settings.dev_guild_id:
@@ -47,7 +70,23 @@ class CardTableBot(commands.Bot):
             self.tree.copy_global_to(guild=guild)
             synced = await self.tree.sync(guild=guild)
             log.info("synced %d commands to dev guild %s", len(synced), guild.id)
+        # Tables in play (and lobbies) come back; their messages show the state again and the
+        # bot seats resume.
+        await self.table_service.restore()
         log.info("ready to start: %d extensions loaded", len(self.extension_names))
+
+    async def close(self) -> None:
+        if self.table_service is not None:
+            await self.table_service.close()
+        if self.table_ui is not None:
+            await self.table_ui.close()
+        await super().close()
+        if self.db is not None:
+            await self.db.close()
+            self.db = None
+
+    async def on_message(self, message: discord.Message) -> None:
+        """The bot has slash commands only: a mention or any message is not a command."""
 
     async def on_ready(self) -> None:
         log.info(

@@ -1,0 +1,82 @@
+"""One adapter so the table service treats Euchre and Truco alike.
+
+Both engines share a shape (notes/engine-shape.md): `Options`, `new_game`, `Game.replay`,
+`bot_player.choose_action`. What differs is gathered here: how lobby positions map to game seats
+(Euchre's draw for partners may reorder the players, E2) and which options a table may carry.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+from bot.engine.common import InvalidOptions
+
+GAME_NAMES: tuple[str, ...] = ("euchre", "truco")
+
+# Engine games have no common base class (each engine is standalone); the service only uses the
+# shared surface of engine-shape.md, so it holds them as `Any`.
+EngineGame = Any
+
+
+@dataclass(frozen=True)
+class GameRules:
+    """The engine of one game kind, seen through the surface both engines share."""
+
+    name: str
+
+    @property
+    def module(self) -> ModuleType:
+        # Imported on first use: the service module loads even while one engine is missing.
+        return importlib.import_module(f"bot.engine.{self.name}")
+
+    def options(self, data: dict[str, Any] | None) -> Any:
+        """Validated engine options; unknown keys or bad values raise InvalidOptions."""
+        module = self.module
+        return module.Options.from_dict(dict(data or {}))
+
+    def normalise_options(self, data: dict[str, Any] | None) -> dict[str, Any]:
+        """The full option dict (defaults filled in), as stored with the table."""
+        return dict(self.options(data).to_dict())
+
+    def new_game(self, options: dict[str, Any], seed: int) -> EngineGame:
+        return self.module.new_game(self.options(options), seed)
+
+    def replay(
+        self,
+        options: dict[str, Any],
+        seed: int,
+        first_dealer: int | None,
+        actions: list[tuple[int, str]],
+    ) -> EngineGame:
+        return self.module.Game.replay(self.options(options), seed, first_dealer, list(actions))
+
+    def bot_action(self, game: EngineGame, seat: int) -> str:
+        bot_player = importlib.import_module(f"bot.engine.{self.name}.bot_player")
+        action: str = bot_player.choose_action(game, seat)
+        return action
+
+    def seat_of_position(self, game: EngineGame) -> list[int]:
+        """The game seat of each lobby position (0..3).
+
+        Identity unless the engine reordered the players (Euchre's `seating=draw`, E2), which it
+        exposes as `game.seat_of_position` (and in its `seating_drawn` event)."""
+        seating = getattr(game, "seat_of_position", None)
+        if seating is None:
+            return [0, 1, 2, 3]
+        order = [int(s) for s in seating]
+        if sorted(order) != [0, 1, 2, 3]:
+            raise InvalidOptions(f"engine seating is not a permutation: {order!r}")
+        return order
+
+
+RULES: dict[str, GameRules] = {name: GameRules(name) for name in GAME_NAMES}
+
+
+def rules_for(game: str) -> GameRules:
+    try:
+        return RULES[game]
+    except KeyError:
+        raise InvalidOptions(f"no such game: {game!r}") from None

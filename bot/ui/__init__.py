@@ -1,0 +1,1 @@
+"""Everything of the tables that imports discord: buttons, messages, the click handlers."""

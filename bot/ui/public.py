@@ -1,0 +1,241 @@
+"""Edits of the public table messages: coalesced per table, paced per channel.
+
+A burst of plays (four players, bots at zero delay) must never exceed Discord's per-channel
+edit rate. So a state change only marks the table dirty; one worker per channel edits its
+tables one at a time, at most `max_edits` per `per_seconds`, and renders each table when its
+edit goes out — the latest state wins and intermediate ones are skipped. A table whose message
+already shows its current state is not edited again.
+
+Messages are edited by channel message id (`PATCH /channels/{c}/messages/{m}`), never through an
+interaction token, which dies after 15 minutes. A deleted table message is posted again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from bot.tables.errors import TableError
+from bot.tables.service import Table, TableService
+from bot.ui import render
+from bot.ui.buttons import detach
+
+log = logging.getLogger(__name__)
+
+# Observed on Discord: 5 edits per ~5 s per channel (the bucket is not published).
+DEFAULT_MAX_EDITS = 5
+DEFAULT_PER_SECONDS = 5.0
+RETRY_DELAY = 5.0
+# "Maximum number of edits to messages older than 1 hour reached. Try again later."
+OLD_MESSAGE_EDITS_EXHAUSTED = 30046
+MAX_ATTEMPTS = 3
+
+ShownKey = tuple[int, bool, bool]
+
+
+def shown_key(table: Table) -> ShownKey:
+    """What a table message shows: its version, closed or not, and the notice line."""
+    notice = bool(table.notice) and table.notice_version == table.version
+    return (table.version, table.closed, notice)
+
+
+def send_kwargs(parts: render.MessageParts) -> dict[str, Any]:
+    """For a new message: absent parts are left out instead of cleared."""
+    out: dict[str, Any] = {"content": parts.content or None}
+    if parts.embed is not None:
+        out["embed"] = parts.embed
+    if parts.view is not None:
+        out["view"] = parts.view
+    return out
+
+
+@dataclass
+class _Channel:
+    pending: dict[int, Table] = field(default_factory=dict)
+    sent: deque[float] = field(default_factory=deque)
+    task: asyncio.Task[None] | None = None
+
+
+class PublicMessages:
+    def __init__(
+        self,
+        client: discord.Client,
+        service: TableService,
+        *,
+        max_edits: int = DEFAULT_MAX_EDITS,
+        per_seconds: float = DEFAULT_PER_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._client = client
+        self._service = service
+        # Public so a test can scale the window together with the emulator's.
+        self.max_edits = max_edits
+        self.per_seconds = per_seconds
+        self._clock = clock
+        self._channels: dict[int, _Channel] = {}
+        self._shown: dict[int, ShownKey] = {}
+        self._attempts: dict[int, int] = {}
+        self._retries: set[asyncio.Task[None]] = set()
+        self.edits = 0  # edits sent, for tests and benchmarks
+        self._closed = False
+
+    # --- scheduling ---------------------------------------------------------------------------
+
+    def schedule(self, table: Table) -> None:
+        if self._closed:
+            return  # shutting down: the restart shows every table again
+        channel = self._channels.setdefault(table.channel_id, _Channel())
+        channel.pending[table.id] = table
+        if channel.task is None or channel.task.done():
+            channel.task = asyncio.create_task(
+                self._drain(table.channel_id, channel), name=f"table-edits-{table.channel_id}"
+            )
+
+    def mark_shown(self, table: Table, key: ShownKey) -> None:
+        """A message was just sent showing `key` (a new table message, a repost)."""
+        self._shown[table.id] = key
+
+    def is_current(self, table: Table) -> bool:
+        return self._shown.get(table.id) == shown_key(table)
+
+    async def idle(self) -> None:
+        """Until every scheduled edit is done (tests, shutdown)."""
+        while True:
+            tasks = [c.task for c in self._channels.values() if c.task and not c.task.done()]
+            tasks += [t for t in self._retries if not t.done()]
+            if not tasks:
+                return
+            await asyncio.wait(tasks)
+
+    async def close(self) -> None:
+        self._closed = True
+        tasks = [c.task for c in self._channels.values() if c.task is not None]
+        tasks += list(self._retries)
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    # --- the worker -----------------------------------------------------------------------------
+
+    async def _drain(self, channel_id: int, channel: _Channel) -> None:
+        while channel.pending:
+            await self._wait_for_slot(channel)
+            table_id = next(iter(channel.pending))
+            table = channel.pending.pop(table_id)
+            if table.message_id is None or self.is_current(table):
+                continue
+            try:
+                await self._edit(table)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("edit of table %s's message failed", table.id)
+            finally:
+                # Counted from the answer: Discord's window opened when the request arrived,
+                # before this, so pacing from here never runs ahead of it.
+                channel.sent.append(self._clock())
+        # The channel's entry stays: its recent edit times pace the next burst.
+
+    async def _wait_for_slot(self, channel: _Channel) -> None:
+        while True:
+            now = self._clock()
+            while channel.sent and now - channel.sent[0] >= self.per_seconds:
+                channel.sent.popleft()
+            if len(channel.sent) < self.max_edits:
+                return
+            await asyncio.sleep(self.per_seconds - (now - channel.sent[0]))
+
+    async def _edit(self, table: Table) -> None:
+        # Drawn under the table's lock: never a state whose write is still on its way.
+        async with table.lock:
+            key = shown_key(table)
+            parts = render.table_message(table)
+        message_id = table.message_id
+        assert message_id is not None
+        message = self._client.get_partial_messageable(
+            table.channel_id, guild_id=table.guild_id
+        ).get_partial_message(message_id)
+        try:
+            await message.edit(**parts.kwargs())
+        except discord.NotFound:
+            if table.message_id == message_id and not table.closed:
+                await self.repost(table)
+            return
+        except discord.Forbidden:
+            log.warning(
+                "no permission to edit table %s's message in channel %s", table.id, table.channel_id
+            )
+            return
+        except discord.HTTPException as error:
+            if error.code == OLD_MESSAGE_EDITS_EXHAUSTED and not table.closed:
+                # Messages older than an hour get few edits: a fresh message gets the table.
+                await self.repost(table, retire=message_id)
+            else:
+                self._retry_later(table, error)
+            return
+        finally:
+            detach(parts.view)
+        self._attempts.pop(table.id, None)
+        self._shown[table.id] = key
+        self.edits += 1
+        if table.closed:
+            self._forget(table)
+
+    def _retry_later(self, table: Table, error: discord.HTTPException) -> None:
+        attempts = self._attempts.get(table.id, 0) + 1
+        self._attempts[table.id] = attempts
+        if attempts >= MAX_ATTEMPTS:
+            log.error("giving up editing table %s's message: %s", table.id, error)
+            self._attempts.pop(table.id, None)
+            return
+        log.warning("edit of table %s's message failed (%s); retrying", table.id, error)
+
+        async def later() -> None:
+            await asyncio.sleep(RETRY_DELAY)
+            self.schedule(table)
+
+        task = asyncio.create_task(later())
+        self._retries.add(task)
+        task.add_done_callback(self._retries.discard)
+
+    async def repost(self, table: Table, *, retire: int | None = None) -> None:
+        """Post the table again at the bottom of the channel (its message is gone, or may not
+        be edited any more: then `retire` is deleted once the new one is up)."""
+        channel = self._client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        async with table.lock:
+            parts = render.table_message(table)
+            key = shown_key(table)
+        try:
+            message = await channel.send(**send_kwargs(parts))
+        except discord.HTTPException as error:
+            log.warning(
+                "could not repost table %s in channel %s: %s", table.id, table.channel_id, error
+            )
+            return
+        finally:
+            detach(parts.view)
+        try:
+            await self._service.set_message(table.id, message.id)
+        except TableError:
+            return  # closed meanwhile
+        self._shown[table.id] = key
+        if retire is not None:
+            old = channel.get_partial_message(retire)
+            try:
+                await old.delete()
+            except discord.HTTPException:
+                log.info("could not delete table %s's old message %s", table.id, retire)
+
+    def _forget(self, table: Table) -> None:
+        self._shown.pop(table.id, None)
+        self._attempts.pop(table.id, None)

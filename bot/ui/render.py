@@ -1,0 +1,660 @@
+"""Messages of a table: the public table message (lobby, game, result, closed) and a player's
+private hand message. Pure functions of the table's state; all text from the catalog.
+
+The public message is drawn from `game.view(None)` only, and a hand message from
+`game.view(seat)` only: hidden cards cannot reach a message by any other path.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+from discord.utils import escape_markdown
+
+from bot.engine.common import team_of
+from bot.tables.service import Table
+from bot.texts import t
+from bot.ui.buttons import GameActionButton, TableButton
+from bot.ui.cards import card_text, cards_text, suit_text
+from bot.ui.custom_ids import game_action_id, table_button_id
+from bot.ui.events import cards_line, event_sentence, team_name
+
+LOG_LINES = 6
+COLOURS = {"euchre": discord.Colour.dark_green(), "truco": discord.Colour.dark_red()}
+Style = discord.ButtonStyle
+
+
+@dataclass
+class MessageParts:
+    content: str
+    embed: discord.Embed | None
+    view: discord.ui.View | None
+
+    def kwargs(self) -> dict[str, Any]:
+        """For send / edit calls: None values clear the embed or the buttons on an edit."""
+        return {
+            "content": self.content,
+            "embed": self.embed,
+            "view": self.view,
+        }
+
+
+# --- names --------------------------------------------------------------------------------------
+
+
+def position_name(table: Table, position: int, locale: str | None) -> str:
+    seat = table.seats[position]
+    if seat is None:
+        return t("table.empty_seat", locale)
+    if seat.is_bot:
+        return t("table.bot_name", locale, number=position + 1)
+    return escape_markdown(seat.name)
+
+
+def seat_name(table: Table, seat: int, locale: str | None) -> str:
+    return position_name(table, table.position_of_seat(seat), locale)
+
+
+def seat_mention(table: Table, seat: int, locale: str | None) -> str:
+    """A mention for a human (notified), the name for a bot."""
+    player = table.player_at(seat)
+    if player.is_bot or player.user_id is None:
+        return seat_name(table, seat, locale)
+    return f"<@{player.user_id}>"
+
+
+def game_title(game: str, locale: str | None) -> str:
+    return t(f"game.{game}", locale)
+
+
+def jump_url(table: Table) -> str | None:
+    if table.message_id is None:
+        return None
+    return f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/{table.message_id}"
+
+
+# --- the public table message -----------------------------------------------------------------
+
+
+def table_message(table: Table, locale: str | None = None) -> MessageParts:
+    if table.closed:
+        return closed_message(table, locale)
+    if table.status == "lobby" or table.game is None:
+        return lobby_message(table, locale)
+    if table.game.is_over:
+        return result_message(table, locale)
+    return game_message(table, locale)
+
+
+def _notice(table: Table, locale: str | None) -> str:
+    if table.notice and table.notice_version == table.version:
+        return t(table.notice, locale) + "\n"
+    return ""
+
+
+def _footer(table: Table, locale: str | None) -> str:
+    return t("table.footer", locale, table=table.id, version=table.version)
+
+
+def options_summary(table: Table, locale: str | None) -> str:
+    options = table.options
+    if table.game_name == "euchre":
+        parts = [
+            t("options.target", locale, target=options["target"]),
+            t("options.deck", locale, deck=options["deck"])
+            + (t("options.joker", locale) if options["joker"] else ""),
+            t(f"options.alone.{options['alone']}", locale),
+            t(f"options.lead.{options['lead']}", locale),
+            t(f"options.stick.{'on' if options['stick_the_dealer'] else 'off'}", locale),
+            t(f"options.seating.{options['seating']}", locale),
+            t(f"options.match.{options['match']}", locale),
+        ]
+    else:
+        parts = [t("options.target", locale, target=options["target"])]
+    return " · ".join(parts)
+
+
+def lobby_message(table: Table, locale: str | None = None) -> MessageParts:
+    embed = discord.Embed(
+        title=t("lobby.title", locale, game=game_title(table.game_name, locale)),
+        description=t("lobby.description", locale, host=f"<@{table.host_id}>"),
+        colour=COLOURS.get(table.game_name),
+    )
+    for team in (0, 1):
+        lines = [
+            t("lobby.seat_line", locale, number=p + 1, player=position_name(table, p, locale))
+            for p in range(4)
+            if team_of(p) == team
+        ]
+        embed.add_field(name=team_name(team, locale), value="\n".join(lines), inline=True)
+    embed.add_field(
+        name=t("lobby.options", locale), value=options_summary(table, locale), inline=False
+    )
+    embed.set_footer(text=_footer(table, locale))
+
+    view = discord.ui.View(timeout=None)
+    for position in range(4):
+        occupant = table.seats[position]
+        taken = occupant is not None and not occupant.is_bot
+        view.add_item(
+            TableButton(
+                table_button_id(table.id, "seat", position),
+                label=t("lobby.button.seat", locale, number=position + 1),
+                style=Style.secondary,
+                disabled=taken,
+                row=0,
+            )
+        )
+    full = table.is_full
+    view.add_item(
+        TableButton(
+            table_button_id(table.id, "join"),
+            label=t("lobby.button.join", locale),
+            style=Style.success,
+            disabled=full,
+            row=1,
+        )
+    )
+    view.add_item(
+        TableButton(
+            table_button_id(table.id, "leave"), label=t("lobby.button.leave", locale), row=1
+        )
+    )
+    view.add_item(
+        TableButton(
+            table_button_id(table.id, "bot"),
+            label=t("lobby.button.bot", locale),
+            disabled=full,
+            row=1,
+        )
+    )
+    view.add_item(
+        TableButton(
+            table_button_id(table.id, "start"),
+            label=t("lobby.button.start", locale),
+            style=Style.primary,
+            disabled=not full,
+            row=1,
+        )
+    )
+    view.add_item(
+        TableButton(
+            table_button_id(table.id, "cancel"),
+            label=t("lobby.button.cancel", locale),
+            style=Style.danger,
+            row=1,
+        )
+    )
+    content = _notice(table, locale) + t(
+        "lobby.content", locale, game=game_title(table.game_name, locale)
+    )
+    return MessageParts(content=content, embed=embed, view=view)
+
+
+def _seat_markers(table: Table, view: dict[str, Any], seat: int, locale: str | None) -> str:
+    marks = []
+    if view["dealer"] == seat:
+        marks.append(t("table.mark.dealer", locale))
+    if seat in (view.get("alone") or ()):
+        marks.append(t("table.mark.alone", locale))
+    if seat in (view.get("sitting_out") or ()):
+        marks.append(t("table.mark.sitting_out", locale))
+    if seat in view["to_act"]:
+        marks.append(t("table.mark.to_act", locale))
+    return "".join(f" · {m}" for m in marks)
+
+
+def _team_fields(
+    embed: discord.Embed,
+    table: Table,
+    view: dict[str, Any],
+    locale: str | None,
+    *,
+    markers: bool = True,
+) -> None:
+    for team in (0, 1):
+        lines = [
+            seat_name(table, seat, locale)
+            + (_seat_markers(table, view, seat, locale) if markers else "")
+            for seat in range(4)
+            if team_of(seat) == team
+        ]
+        embed.add_field(
+            name=t(
+                "table.field.team",
+                locale,
+                team=team_name(team, locale),
+                points=view["scores"][team],
+            ),
+            value="\n".join(lines),
+            inline=True,
+        )
+
+
+def turn_line(table: Table, view: dict[str, Any], locale: str | None) -> str:
+    """Whose turn it is, with a mention so they are notified."""
+    to_act = view["to_act"]
+    if not to_act:
+        return ""
+    phase = view["phase"]
+    who = t("table.or", locale).join(seat_mention(table, s, locale) for s in to_act)
+    if table.game_name == "truco" and phase == "answer":
+        ask = view["pending_ask"]
+        return t("turn.truco.answer", locale, who=who, ask=t(f"truco.ask.{ask['name']}", locale))
+    return t(f"turn.{table.game_name}.{phase}", locale, who=who)
+
+
+def _euchre_fields(
+    embed: discord.Embed, table: Table, view: dict[str, Any], locale: str | None
+) -> None:
+    trump = view["trump"]
+    if trump is not None:
+        maker = view["maker"]
+        value = t(
+            "table.trump_made", locale, suit=suit_text(trump), maker=seat_name(table, maker, locale)
+        )
+        value += "\n" + t("table.turned_card", locale, card=card_text(view["turned_card"]))
+        embed.add_field(name=t("table.field.trump", locale), value=value, inline=True)
+    else:
+        key = "table.turned_down" if view["turned_down"] else "table.turned_up"
+        value = t(key, locale, card=card_text(view["turned_card"]))
+        if view.get("named_suit"):
+            value += "\n" + t("table.named_suit", locale, suit=suit_text(view["named_suit"]))
+        embed.add_field(name=t("table.field.bidding", locale), value=value, inline=True)
+    tricks = view["tricks_won"]
+    embed.add_field(
+        name=t("table.field.tricks", locale),
+        value=t("table.tricks", locale, team0=tricks[0], team1=tricks[1]),
+        inline=True,
+    )
+    if view.get("bridge") is not None:
+        embed.add_field(
+            name=t("table.field.bridge", locale),
+            value=t("table.bridge", locale, team=team_name(view["bridge"], locale)),
+            inline=True,
+        )
+    if "games_won" in view:
+        games = view["games_won"]
+        embed.add_field(
+            name=t("table.field.rubber", locale),
+            value=t("table.rubber", locale, team0=games[0], team1=games[1]),
+            inline=True,
+        )
+
+
+def _truco_fields(
+    embed: discord.Embed, table: Table, view: dict[str, Any], locale: str | None
+) -> None:
+    lines = [t("table.hand_value", locale, value=view["hand_value"])]
+    ask = view.get("pending_ask")
+    if ask is not None:
+        lines.append(
+            t(
+                "table.pending_ask",
+                locale,
+                ask=t(f"truco.ask.{ask['name']}", locale),
+                team=team_name(ask["by_team"], locale),
+                value=ask["value"],
+                run_value=ask["run_value"],
+            )
+        )
+    if view.get("hand_of_ten") is not None:
+        lines.append(t("table.hand_of_ten", locale, team=team_name(view["hand_of_ten"], locale)))
+    if view.get("iron_hand"):
+        lines.append(t("table.iron_hand", locale))
+    if view.get("can_raise") is not None and view.get("raise_name") and ask is None:
+        lines.append(
+            t(
+                "table.next_raise",
+                locale,
+                ask=t(f"truco.ask.{view['raise_name']}", locale),
+                team=team_name(view["can_raise"], locale),
+            )
+        )
+    embed.add_field(name=t("table.field.hand", locale), value="\n".join(lines), inline=True)
+    rounds = view.get("rounds") or []
+    if rounds:
+        parts = []
+        for number, r in enumerate(rounds, start=1):
+            if r["winner_team"] is None:
+                parts.append(t("table.round_tied", locale, number=number))
+            else:
+                parts.append(
+                    t(
+                        "table.round_won",
+                        locale,
+                        number=number,
+                        team=team_name(r["winner_team"], locale),
+                    )
+                )
+        value = " · ".join(parts)
+    else:
+        value = t("table.none", locale)
+    embed.add_field(name=t("table.field.rounds", locale), value=value, inline=True)
+
+
+def log_lines(table: Table, locale: str | None, limit: int = LOG_LINES) -> list[str]:
+    """The latest events of the game, oldest first."""
+    game = table.game
+    if game is None:
+        return []
+    lines: list[str] = []
+    for event in reversed(game.events):
+        line = event_sentence(
+            table.game_name,
+            event,
+            lambda s: seat_name(table, s, locale),
+            locale,
+            lambda p: position_name(table, p, locale),
+        )
+        if line:
+            lines.append(line)
+            if len(lines) >= limit:
+                break
+    lines.reverse()
+    return lines
+
+
+def game_message(table: Table, locale: str | None = None) -> MessageParts:
+    game = table.game
+    assert game is not None
+    view = game.view(None)
+
+    def name_of(seat: int) -> str:
+        return seat_name(table, seat, locale)
+
+    embed = discord.Embed(
+        title=t(
+            "table.title",
+            locale,
+            game=game_title(table.game_name, locale),
+            hand=view["hand_number"] + 1,
+            target=view["target"],
+        ),
+        colour=COLOURS.get(table.game_name),
+    )
+    _team_fields(embed, table, view, locale)
+    if table.game_name == "euchre":
+        _euchre_fields(embed, table, view, locale)
+    else:
+        _truco_fields(embed, table, view, locale)
+    trick = view["trick"]
+    embed.add_field(
+        name=t("table.field.trick", locale),
+        value=cards_line(trick, name_of) if trick else t("table.none", locale),
+        inline=False,
+    )
+    last = view["last_trick"]
+    if last is not None:
+        winner = last.get("winner", last.get("winner_seat"))
+        value = cards_line(last["cards"], name_of)
+        if winner is not None:
+            value += " — " + t("table.last_trick_winner", locale, player=name_of(winner))
+        else:
+            value += " — " + t("table.last_trick_tied", locale)
+        embed.add_field(
+            name=t(f"table.field.last_trick.{table.game_name}", locale), value=value, inline=False
+        )
+    lines = log_lines(table, locale)
+    if lines:
+        embed.add_field(
+            name=t("table.field.log", locale), value="\n".join(lines)[-1024:], inline=False
+        )
+    embed.set_footer(text=_footer(table, locale))
+    content = _notice(table, locale) + turn_line(table, view, locale)
+    buttons = discord.ui.View(timeout=None)
+    buttons.add_item(
+        TableButton(
+            table_button_id(table.id, "hand"),
+            label=t("table.button.hand", locale),
+            style=Style.primary,
+        )
+    )
+    return MessageParts(content=content, embed=embed, view=buttons)
+
+
+def result_message(table: Table, locale: str | None = None) -> MessageParts:
+    game = table.game
+    assert game is not None
+    view = game.view(None)
+    winner = view["winner"]
+    winners = t("table.and", locale).join(
+        seat_name(table, s, locale) for s in range(4) if team_of(s) == winner
+    )
+    scores = view["scores"]
+    embed = discord.Embed(
+        title=t("result.title", locale, game=game_title(table.game_name, locale)),
+        description=t(
+            "result.description",
+            locale,
+            team=team_name(winner, locale),
+            players=winners,
+            score0=scores[0],
+            score1=scores[1],
+            hands=view["hand_number"] + 1,
+        ),
+        colour=COLOURS.get(table.game_name),
+    )
+    _team_fields(embed, table, view, locale, markers=False)
+    if table.result is not None and table.result.margin is not None:
+        embed.add_field(
+            name=t("table.field.rubber", locale),
+            value=t("result.margin", locale, margin=table.result.margin),
+            inline=False,
+        )
+    lines = log_lines(table, locale)
+    if lines:
+        embed.add_field(
+            name=t("table.field.log", locale), value="\n".join(lines)[-1024:], inline=False
+        )
+    embed.set_footer(text=_footer(table, locale))
+    buttons = discord.ui.View(timeout=None)
+    buttons.add_item(
+        TableButton(
+            table_button_id(table.id, "again"),
+            label=t("result.button.again", locale),
+            style=Style.success,
+        )
+    )
+    content = _notice(table, locale) + t(
+        "result.content", locale, team=team_name(winner, locale), players=winners
+    )
+    return MessageParts(content=content, embed=embed, view=buttons)
+
+
+def closed_message(table: Table, locale: str | None = None) -> MessageParts:
+    embed = discord.Embed(
+        title=t("closed.title", locale, game=game_title(table.game_name, locale)),
+        description=t("closed.description", locale),
+        colour=discord.Colour.light_grey(),
+    )
+    embed.set_footer(text=t("table.footer_closed", locale, table=table.id))
+    return MessageParts(content="", embed=embed, view=None)
+
+
+def moved_message(table: Table, locale: str | None = None) -> MessageParts:
+    """What an old table message says after `/table show` reposted the table."""
+    url = jump_url(table) or ""
+    return MessageParts(content=t("table.moved", locale, url=url), embed=None, view=None)
+
+
+# --- the private hand message -----------------------------------------------------------------
+
+
+def _action_label(table: Table, view: dict[str, Any], action: str, locale: str | None) -> str:
+    parts = action.split(":")
+    verb = parts[0]
+    if table.game_name == "euchre":
+        if verb == "order":
+            seat, dealer = view["seat"], view["dealer"]
+            who = (
+                "dealer"
+                if seat == dealer
+                else ("partner" if team_of(seat) == team_of(dealer) else "opponent")
+            )
+            key = f"action.euchre.order.{who}" + (".alone" if len(parts) > 1 else "")
+            return t(key, locale)
+        if verb in ("call", "name"):
+            key = f"action.euchre.{verb}" + (".alone" if len(parts) > 2 else "")
+            return t(key, locale, suit=suit_text(parts[1]))
+        return t(f"action.euchre.{verb}", locale)
+    if verb == "raise":
+        if view["phase"] == "answer":
+            return t(
+                "action.truco.counter", locale, ask=t(f"truco.ask.{view['raise_name']}", locale)
+            )
+        return t(f"action.truco.raise.{view['raise_name']}", locale)
+    if view["phase"] == "hand_of_ten":
+        return t(f"action.truco.hand_of_ten.{verb}", locale)
+    if verb == "accept":
+        ask = view.get("pending_ask") or {}
+        return t("action.truco.accept", locale, value=ask.get("value", ""))
+    return t(f"action.truco.{verb}", locale)
+
+
+def _action_style(action: str) -> discord.ButtonStyle:
+    verb = action.split(":")[0]
+    if verb in ("raise", "alone", "order") or action.endswith(":alone"):
+        return Style.success
+    if verb in ("run",):
+        return Style.danger
+    return Style.primary if verb in ("accept", "call", "name") else Style.secondary
+
+
+def hand_prompt(table: Table, view: dict[str, Any], locale: str | None) -> str:
+    if view["is_over"]:
+        return t("hand.over", locale)
+    if view["legal_actions"]:
+        phase = view["phase"]
+        return t(f"hand.prompt.{table.game_name}.{phase}", locale)
+    if view["seat"] in (view.get("sitting_out") or ()):
+        return t("hand.sitting_out", locale)
+    waiting = t("table.or", locale).join(seat_name(table, s, locale) for s in view["to_act"])
+    return t("hand.waiting", locale, who=waiting)
+
+
+def hand_message(
+    table: Table, seat: int, locale: str | None = None, note: str | None = None
+) -> MessageParts:
+    """The private answer to one player: their cards as buttons (illegal ones disabled) and the
+    decision buttons of the moment, drawn for the table's current version."""
+    game = table.game
+    assert game is not None
+    view = game.view(seat)
+    version = table.version
+    legal: list[str] = view["legal_actions"]
+    hand: list[str] = view["hand"] or []
+
+    def name_of(seat: int) -> str:
+        return seat_name(table, seat, locale)
+
+    lines = [
+        t(
+            "hand.title",
+            locale,
+            game=game_title(table.game_name, locale),
+            table=table.id,
+            team=team_name(team_of(seat), locale),
+            partner=seat_name(table, (seat + 2) % 4, locale),
+        )
+    ]
+    lines.append(
+        t("hand.cards", locale, cards=cards_text(hand) if hand else t("table.none", locale))
+    )
+    if table.game_name == "euchre":
+        if view["trump"] is not None:
+            lines.append(
+                t(
+                    "table.trump_made",
+                    locale,
+                    suit=suit_text(view["trump"]),
+                    maker=name_of(view["maker"]),
+                )
+            )
+        else:
+            key = "table.turned_down" if view["turned_down"] else "table.turned_up"
+            lines.append(t(key, locale, card=card_text(view["turned_card"])))
+        if view.get("discard"):
+            lines.append(t("hand.discarded", locale, card=card_text(view["discard"])))
+    else:
+        lines.append(t("table.hand_value", locale, value=view["hand_value"]))
+        ask = view.get("pending_ask")
+        if ask is not None:
+            lines.append(
+                t(
+                    "table.pending_ask",
+                    locale,
+                    ask=t(f"truco.ask.{ask['name']}", locale),
+                    team=team_name(ask["by_team"], locale),
+                    value=ask["value"],
+                    run_value=ask["run_value"],
+                )
+            )
+        partner = view.get("partner_hand")
+        if partner:
+            lines.append(
+                t(
+                    "hand.partner_cards",
+                    locale,
+                    partner=name_of((seat + 2) % 4),
+                    cards=cards_text(partner),
+                )
+            )
+    if view["trick"]:
+        lines.append(t("hand.trick", locale, cards=cards_line(view["trick"], name_of)))
+    lines.append(t("table.scores", locale, team0=view["scores"][0], team1=view["scores"][1]))
+    lines.append(hand_prompt(table, view, locale))
+    if note:
+        lines.append(f"*{note}*")
+
+    buttons = discord.ui.View(timeout=None)
+    card_actions: dict[str, str] = {}
+    for action in legal:
+        verb, _, rest = action.partition(":")
+        if verb in ("play", "discard"):
+            card_actions[rest] = action
+    for index, card in enumerate(hand):
+        card_action = card_actions.get(card)
+        if card_action is None:
+            style, disabled = Style.secondary, True
+        else:
+            style = Style.danger if card_action.startswith("discard") else Style.primary
+            disabled = False
+        buttons.add_item(
+            GameActionButton(
+                game_action_id(table.id, version, card_action or f"play:{card}"),
+                label=card_text(card),
+                style=style,
+                disabled=disabled,
+                row=index // 5,
+            )
+        )
+    # A card action on a card not in the hand: the euchre dealer leaving the turned card (E10).
+    extra = [(card, action) for card, action in card_actions.items() if card not in hand]
+    for index, (card, action) in enumerate(extra, start=len(hand)):
+        buttons.add_item(
+            GameActionButton(
+                game_action_id(table.id, version, action),
+                label=t("action.euchre.leave", locale, card=card_text(card)),
+                style=Style.secondary,
+                row=min(index // 5, 1),
+            )
+        )
+    decisions = [a for a in legal if a.split(":")[0] not in ("play", "discard")]
+    for index, action in enumerate(decisions):
+        buttons.add_item(
+            GameActionButton(
+                game_action_id(table.id, version, action),
+                label=_action_label(table, view, action, locale),
+                style=_action_style(action),
+                row=2 + index // 5,
+            )
+        )
+    buttons.add_item(
+        TableButton(
+            table_button_id(table.id, "refresh"), label=t("hand.button.refresh", locale), row=4
+        )
+    )
+    return MessageParts(content="\n".join(lines), embed=None, view=buttons)

@@ -1,0 +1,404 @@
+"""The Discord side of the tables: every click and table command ends here, and is answered.
+
+- Every interaction is acknowledged in time: quick work answers directly; work that might wait
+  (a table lock held by a bot move, a slow disk) is given `ack_deadline` seconds, after which the
+  interaction is deferred and answered when the work is done.
+- One error path: a refusal of the table service (TableError) becomes one short ephemeral
+  sentence; anything unexpected is logged with the table id and answered with an apology. The
+  user never sees "This interaction failed".
+- Hand messages are answers to the player's own click: "Show my hand" answers with a new
+  ephemeral message; a click on it (a card, a decision, Refresh) updates that message in place
+  (callback type 7) with the new state. A click on a button drawn for an older version of the
+  table changes nothing and shows the current hand with a one-line note.
+- The public table message is edited through `PublicMessages` (coalesced, paced per channel).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, TypeVar
+
+import discord
+
+from bot.tables.errors import (
+    ChannelBusy,
+    NoSuchTable,
+    NotPlaying,
+    NotSeated,
+    StaleVersion,
+    TableError,
+)
+from bot.tables.service import Table, TableService
+from bot.texts import t
+from bot.ui import render
+from bot.ui.buttons import detach
+from bot.ui.custom_ids import parse_game_action, parse_table_button
+from bot.ui.public import PublicMessages, send_kwargs, shown_key
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+ACK_DEADLINE = 2.0  # seconds of work before deferring; Discord's limit is 3
+REQUIRED_PERMISSIONS = ("view_channel", "send_messages", "embed_links")
+
+
+async def locked_hand(
+    table: Table, seat: int, locale: str, note: str | None = None
+) -> render.MessageParts:
+    """A hand message drawn under the table's lock: never a state whose write is on its way
+    (a bot may be moving at this very moment)."""
+    async with table.lock:
+        return render.hand_message(table, seat, locale, note=note)
+
+
+def locale_of(interaction: discord.Interaction[Any]) -> str:
+    return str(interaction.locale)
+
+
+async def say(interaction: discord.Interaction[Any], text: str) -> None:
+    """One private sentence, whether or not the interaction was already acknowledged."""
+    try:
+        if not interaction.response.is_done():
+            await interaction.response.send_message(text, ephemeral=True)
+        elif interaction.response.type is discord.InteractionResponseType.deferred_channel_message:
+            # Deferred with a private "thinking": the sentence replaces it.
+            await interaction.edit_original_response(content=text)
+        else:
+            await interaction.followup.send(text, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not answer interaction %s", interaction.id, exc_info=True)
+
+
+class TableUI:
+    def __init__(
+        self,
+        client: discord.Client,
+        service: TableService,
+        *,
+        ack_deadline: float = ACK_DEADLINE,
+        max_edits: int | None = None,
+        per_seconds: float | None = None,
+    ) -> None:
+        self.client = client
+        self.service = service
+        self.ack_deadline = ack_deadline
+        pacing: dict[str, Any] = {}
+        if max_edits is not None:
+            pacing["max_edits"] = max_edits
+        if per_seconds is not None:
+            pacing["per_seconds"] = per_seconds
+        self.public = PublicMessages(client, service, **pacing)
+        service.add_listener(self._on_table_change)
+
+    def _on_table_change(self, table: Table, change: str) -> None:
+        self.public.schedule(table)
+
+    async def close(self) -> None:
+        await self.public.close()
+
+    # --- the one error path -------------------------------------------------------------------
+
+    def error_text(self, error: TableError, locale: str) -> str:
+        if isinstance(error, ChannelBusy) and error.table is not None:
+            url = render.jump_url(error.table)
+            if url:
+                return t("table.error.channel_busy_link", locale, url=url)
+        return t(error.key, locale, **error.values)
+
+    async def guarded(
+        self,
+        interaction: discord.Interaction[Any],
+        table_id: int | None,
+        work: Callable[[str], Awaitable[None]],
+    ) -> None:
+        locale = locale_of(interaction)
+        try:
+            await work(locale)
+        except TableError as error:
+            await say(interaction, self.error_text(error, locale))
+        except Exception:
+            log.exception("interaction %s failed at table %s", interaction.id, table_id)
+            await say(interaction, t("error.unexpected", locale))
+
+    async def in_time(
+        self,
+        interaction: discord.Interaction[Any],
+        work: Coroutine[Any, Any, T],
+        *,
+        ephemeral_thinking: bool = False,
+    ) -> T:
+        """Run `work`; if it is not done within the deadline, acknowledge first (a deferred
+        update for a click, or a private "thinking" for a command) and wait for it."""
+        task = asyncio.ensure_future(work)
+        done, _ = await asyncio.wait({task}, timeout=self.ack_deadline)
+        if not done and not interaction.response.is_done():
+            try:
+                if ephemeral_thinking:
+                    await interaction.response.defer(ephemeral=True, thinking=True)
+                else:
+                    await interaction.response.defer()
+            except discord.HTTPException:
+                log.warning("could not defer interaction %s", interaction.id, exc_info=True)
+        return await task
+
+    @staticmethod
+    async def update_message(
+        interaction: discord.Interaction[Any], parts: render.MessageParts
+    ) -> None:
+        """Show `parts` in the message whose button was clicked (type 7, or an edit through the
+        token after a deferral)."""
+        try:
+            if interaction.response.is_done():
+                await interaction.edit_original_response(**parts.kwargs())
+            else:
+                await interaction.response.edit_message(**parts.kwargs())
+        finally:
+            detach(parts.view)
+
+    # --- clicks ---------------------------------------------------------------------------------
+
+    async def on_game_action(self, interaction: discord.Interaction[Any], custom_id: str) -> None:
+        parsed = parse_game_action(custom_id)
+        if parsed is None:
+            await say(interaction, t("button.invalid", locale_of(interaction)))
+            return
+
+        async def work(locale: str) -> None:
+            async def act() -> render.MessageParts:
+                try:
+                    result = await self.service.act(
+                        parsed.table_id, interaction.user.id, parsed.action, parsed.version
+                    )
+                except StaleVersion as stale:
+                    assert stale.table is not None
+                    note_key = "hand.note.answered" if stale.partner_answered else "hand.note.stale"
+                    return await locked_hand(stale.table, stale.seat, locale, t(note_key, locale))
+                return await locked_hand(result.table, result.seat, locale)
+
+            parts = await self.in_time(interaction, act())
+            await self.update_message(interaction, parts)
+
+        await self.guarded(interaction, parsed.table_id, work)
+
+    async def on_table_button(self, interaction: discord.Interaction[Any], custom_id: str) -> None:
+        parsed = parse_table_button(custom_id)
+        if parsed is None:
+            await say(interaction, t("button.invalid", locale_of(interaction)))
+            return
+        table_id, verb = parsed.table_id, parsed.verb
+        user = interaction.user
+        service = self.service
+
+        async def work(locale: str) -> None:
+            if verb in ("hand", "refresh"):
+                table = service.get(table_id)
+                hand = self._hand_for(table, user.id, locale)
+                if verb == "refresh":
+                    await self.update_message(interaction, await self.in_time(interaction, hand))
+                    return
+                parts = await self.in_time(interaction, hand, ephemeral_thinking=True)
+                try:
+                    if interaction.response.is_done():  # deferred: the hand replaces "thinking"
+                        await interaction.edit_original_response(**parts.kwargs())
+                    else:
+                        await interaction.response.send_message(
+                            ephemeral=True, **send_kwargs(parts)
+                        )
+                finally:
+                    detach(parts.view)
+                return
+            # Lobby and end-of-game buttons change the public message itself: a refusal is
+            # answered privately; a change is acknowledged with a deferred update and shown by
+            # the coalesced edit of the table message.
+            name = getattr(user, "display_name", None) or user.name
+            if verb == "join":
+                change = service.join(table_id, user.id, name)
+            elif verb == "seat":
+                change = service.join(table_id, user.id, name, position=parsed.position)
+            elif verb == "leave":
+                change = service.leave(table_id, user.id)
+            elif verb == "bot":
+                change = service.add_bot(table_id, user.id)
+            elif verb == "start":
+                change = service.start(table_id, user.id)
+            elif verb == "cancel":
+                change = service.cancel(table_id, user.id)
+            else:  # "again"
+                change = service.play_again(table_id, user.id)
+            await self.in_time(interaction, change)
+            if not interaction.response.is_done():
+                await interaction.response.defer()
+
+        await self.guarded(interaction, table_id, work)
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """A click whose custom_id is not on its message (forged) never reaches a DynamicItem:
+        discord.py drops it silently. Answer it here when it claims to be a table button."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: Any = interaction.data or {}
+        custom_id = str(data.get("custom_id", ""))
+        if not custom_id.startswith(("t:", "tb:")):
+            return  # another feature's component
+        message = interaction.message
+        if message is not None and custom_id in _component_ids(message.components):
+            return  # dispatched to the DynamicItem, which answers
+        await say(interaction, t("button.invalid", locale_of(interaction)))
+
+    async def _hand_for(self, table: Table, user_id: int, locale: str) -> render.MessageParts:
+        if table.game is None:
+            raise NotPlaying(table)
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise NotSeated(table)
+        return await locked_hand(table, seat, locale)
+
+    # --- commands -------------------------------------------------------------------------------
+
+    def _refusal_before_posting(self, interaction: discord.Interaction[Any]) -> str | None:
+        """A command that posts in the channel: a server channel and the bot's permissions."""
+        locale = locale_of(interaction)
+        if interaction.guild_id is None or interaction.channel_id is None:
+            return t("error.dm", locale)
+        permissions = interaction.app_permissions
+        missing = [p for p in REQUIRED_PERMISSIONS if not getattr(permissions, p, False)]
+        if missing:
+            names = ", ".join(t(f"permission.{p}", locale) for p in missing)
+            return t("error.missing_permissions", locale, permissions=names)
+        return None
+
+    async def create_table(
+        self, interaction: discord.Interaction[Any], game: str, options: dict[str, Any]
+    ) -> None:
+        refusal = self._refusal_before_posting(interaction)
+        if refusal is not None:
+            await say(interaction, refusal)
+            return
+        user = interaction.user
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        guild_id, channel_id = interaction.guild_id, interaction.channel_id
+
+        async def work(locale: str) -> None:
+            create = self.service.create(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                host_id=user.id,
+                host_name=getattr(user, "display_name", None) or user.name,
+                game=game,
+                options=options,
+            )
+            table = await self.in_time(interaction, create, ephemeral_thinking=True)
+            await self._post_table_message(interaction, table, locale)
+
+        await self.guarded(interaction, None, work)
+
+    async def _post_table_message(
+        self, interaction: discord.Interaction[Any], table: Table, locale: str
+    ) -> None:
+        """Answer the command with the public table message and remember its id. If the
+        command had to be deferred (privately), the table is posted in the channel and the
+        private answer says where."""
+        async with table.lock:
+            key = shown_key(table)
+            parts = render.table_message(table)
+        deferred = interaction.response.is_done()
+        try:
+            if deferred:
+                channel = self.client.get_partial_messageable(
+                    table.channel_id, guild_id=table.guild_id
+                )
+                message_id: int | None = (await channel.send(**send_kwargs(parts))).id
+            else:
+                response = await interaction.response.send_message(**send_kwargs(parts))
+                message_id = response.message_id
+        except BaseException:
+            if table.status == "lobby" and table.message_id is None:
+                # Nobody can see this new table: do not let it hold the channel.
+                await self.service.end(table.id, table.host_id, can_manage=True)
+            raise
+        finally:
+            detach(parts.view)
+        if message_id is None:
+            message_id = (await interaction.original_response()).id
+        await self.service.set_message(table.id, message_id)
+        if deferred:
+            await say(interaction, t("table.posted", locale, url=render.jump_url(table) or ""))
+        self.public.mark_shown(table, key)
+        self.public.schedule(table)  # in case it changed while the message was on its way
+
+    async def end_table(self, interaction: discord.Interaction[Any]) -> None:
+        locale = locale_of(interaction)
+        if interaction.guild_id is None or interaction.channel_id is None:
+            await say(interaction, t("error.dm", locale))
+            return
+        channel_id = interaction.channel_id
+        permissions = getattr(interaction, "permissions", None)
+        can_manage = bool(permissions is not None and permissions.manage_guild)
+
+        async def work(locale: str) -> None:
+            table = self.service.in_channel(channel_id)
+            if table is None:
+                raise NoSuchTable()
+            end = self.service.end(table.id, interaction.user.id, can_manage=can_manage)
+            await self.in_time(interaction, end, ephemeral_thinking=True)
+            await say(interaction, t("table.ended", locale))
+
+        await self.guarded(interaction, None, work)
+
+    async def show_table(self, interaction: discord.Interaction[Any]) -> None:
+        """Repost the table message at the bottom of the channel; the old one is deleted (or,
+        failing that, says where the table went)."""
+        refusal = self._refusal_before_posting(interaction)
+        if refusal is not None:
+            await say(interaction, refusal)
+            return
+        channel_id = interaction.channel_id
+        assert channel_id is not None
+
+        async def work(locale: str) -> None:
+            table = self.service.in_channel(channel_id)
+            if table is None:
+                raise NoSuchTable()
+            old_message_id = table.message_id
+            await self._post_table_message(interaction, table, locale)
+            if old_message_id is not None and old_message_id != table.message_id:
+                await self._retire_message(table, old_message_id)
+
+        await self.guarded(interaction, None, work)
+
+    async def _retire_message(self, table: Table, message_id: int) -> None:
+        old = self.client.get_partial_messageable(
+            table.channel_id, guild_id=table.guild_id
+        ).get_partial_message(message_id)
+        try:
+            await old.delete()
+            return
+        except discord.NotFound:
+            return
+        except discord.HTTPException:
+            log.info(
+                "could not delete old message %s of table %s; neutralising it", message_id, table.id
+            )
+        parts = render.moved_message(table)
+        try:
+            await old.edit(**parts.kwargs())
+        except discord.HTTPException:
+            log.warning("could not neutralise old message %s of table %s", message_id, table.id)
+
+    async def refresh_restored(self, tables: list[Table]) -> None:
+        """After a restart: every restored table's message shows its state and the notice."""
+        for table in tables:
+            self.public.schedule(table)
+
+
+def _component_ids(components: Any) -> set[str]:
+    found: set[str] = set()
+    for component in components or ():
+        custom_id = getattr(component, "custom_id", None)
+        if custom_id:
+            found.add(custom_id)
+        found |= _component_ids(getattr(component, "children", None))
+    return found

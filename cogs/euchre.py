@@ -1,0 +1,74 @@
+"""/euchre new: open a Euchre table in this channel, with the table options as command options."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice
+from discord.ext import commands
+
+from bot.texts import t
+
+
+def _choices(option: str, values: tuple[Any, ...]) -> list[Choice[Any]]:
+    return [Choice(name=t(f"cmd.euchre.{option}.{value}"), value=value) for value in values]
+
+
+class Euchre(commands.GroupCog, group_name="euchre", group_description=t("cmd.euchre")):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="new", description=t("cmd.euchre.new"))
+    @app_commands.describe(
+        target=t("cmd.euchre.target"),
+        alone=t("cmd.euchre.alone"),
+        lead=t("cmd.euchre.lead"),
+        stick_the_dealer=t("cmd.euchre.stick_the_dealer"),
+        deck=t("cmd.euchre.deck"),
+        joker=t("cmd.euchre.joker"),
+        seating=t("cmd.euchre.seating"),
+        match=t("cmd.euchre.match"),
+    )
+    @app_commands.choices(
+        target=_choices("target", (10, 7, 5)),
+        alone=_choices("alone", ("anyone", "maker")),
+        lead=_choices("lead", ("left_of_loner", "left_of_dealer")),
+        deck=_choices("deck", (24, 28, 32)),
+        seating=_choices("seating", ("random", "draw")),
+        match=_choices("match", ("game", "rubber")),
+    )
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        target: Choice[int] | None = None,
+        alone: Choice[str] | None = None,
+        lead: Choice[str] | None = None,
+        stick_the_dealer: bool | None = None,
+        deck: Choice[int] | None = None,
+        joker: bool | None = None,
+        seating: Choice[str] | None = None,
+        match: Choice[str] | None = None,
+    ) -> None:
+        options: dict[str, Any] = {}
+        for name, choice in (
+            ("target", target),
+            ("alone", alone),
+            ("lead", lead),
+            ("deck", deck),
+            ("seating", seating),
+            ("match", match),
+        ):
+            if choice is not None:
+                options[name] = choice.value
+        if stick_the_dealer is not None:
+            options["stick_the_dealer"] = stick_the_dealer
+        if joker is not None:
+            options["joker"] = joker
+        await self.bot.table_ui.create_table(interaction, "euchre", options)  # type: ignore[attr-defined]
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Euchre(bot))

@@ -1,0 +1,31 @@
+"""/table end (the host or a member with Manage Server) and /table show (repost the table)."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.texts import t
+
+
+class TableCommands(commands.GroupCog, group_name="table", group_description=t("cmd.table")):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        await self.bot.table_ui.on_interaction(interaction)  # type: ignore[attr-defined]
+
+    @app_commands.command(name="end", description=t("cmd.table.end"))
+    async def end(self, interaction: discord.Interaction) -> None:
+        await self.bot.table_ui.end_table(interaction)  # type: ignore[attr-defined]
+
+    @app_commands.command(name="show", description=t("cmd.table.show"))
+    async def show(self, interaction: discord.Interaction) -> None:
+        await self.bot.table_ui.show_table(interaction)  # type: ignore[attr-defined]
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(TableCommands(bot))

@@ -1,0 +1,35 @@
+"""/truco new: open a Truco Mineiro table in this channel."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice
+from discord.ext import commands
+
+from bot.texts import t
+
+
+class Truco(commands.GroupCog, group_name="truco", group_description=t("cmd.truco")):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="new", description=t("cmd.truco.new"))
+    @app_commands.describe(target=t("cmd.truco.target"))
+    @app_commands.choices(
+        target=[Choice(name=t(f"cmd.truco.target.{v}"), value=v) for v in (12, 24, 6)]
+    )
+    async def new(
+        self, interaction: discord.Interaction, target: Choice[int] | None = None
+    ) -> None:
+        options: dict[str, Any] = {}
+        if target is not None:
+            options["target"] = target.value
+        await self.bot.table_ui.create_table(interaction, "truco", options)  # type: ignore[attr-defined]
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Truco(bot))
