@@ -1,0 +1,65 @@
+"""/leaderboard, /stats and /history: this server's rankings, a player's record, the latest games.
+
+Thin: the work and every answer are in bot.ui.leaderboard. The paging and log buttons are
+DynamicItem templates registered with the cog, so the buttons of old messages keep working
+after a restart.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice
+from discord.ext import commands
+
+from bot.tables.games import GAME_NAMES
+from bot.texts import t
+from bot.ui import leaderboard as ui
+
+GAMES = [Choice(name=t(f"game.{game}"), value=game) for game in GAME_NAMES]
+PERIODS = [Choice(name=t(f"board.period.{p}").capitalize(), value=p) for p in ui.PERIODS]
+
+
+class Leaderboard(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(*ui.DYNAMIC_ITEMS)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(*ui.DYNAMIC_ITEMS)
+
+    @app_commands.command(name="leaderboard", description=t("board.cmd"))
+    @app_commands.describe(game=t("board.cmd.game"), period=t("board.cmd.period"))
+    @app_commands.choices(game=GAMES, period=PERIODS)
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction,
+        game: Choice[str],
+        period: Choice[str] | None = None,
+    ) -> None:
+        await ui.show_leaderboard(interaction, game.value, period.value if period else "all")
+
+    @app_commands.command(name="stats", description=t("stats.cmd"))
+    @app_commands.describe(user=t("stats.cmd.user"), game=t("stats.cmd.game"))
+    @app_commands.choices(game=GAMES)
+    async def stats(
+        self,
+        interaction: discord.Interaction,
+        user: discord.User | None = None,
+        game: Choice[str] | None = None,
+    ) -> None:
+        await ui.show_stats(interaction, user, game.value if game else None)
+
+    @app_commands.command(name="history", description=t("history.cmd"))
+    @app_commands.describe(game=t("history.cmd.game"))
+    @app_commands.choices(game=GAMES)
+    async def history(
+        self, interaction: discord.Interaction, game: Choice[str] | None = None
+    ) -> None:
+        await ui.show_history(interaction, game.value if game else None)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Leaderboard(bot))
