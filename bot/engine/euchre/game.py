@@ -1,0 +1,985 @@
+"""The Euchre state machine (rules E1–E22 of shared/rules/euchre.md).
+
+A game is (options, seed, first dealer, actions): `apply(seat, action)` moves it one step and
+returns the events of that step. Every check happens before anything changes, so an illegal
+action, a wrong seat or a finished game raises and leaves the state exactly as it was.
+
+Hot path (see scripts/bench_euchre.py): cards are ints and hands bit masks (cards.py); the
+legal plays of a hand come from precomputed tables, a play is checked with two mask tests, and
+a trick's winner is tracked card by card from a precomputed power table. The bidding phases
+cache their (short) legal lists until the next action. Playing a card that does not end a trick
+emits no event. `to_act` and `is_over` are plain attributes for the same reason: read them,
+never assign them (the engine itself never reads them back).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
+
+from bot.engine.common import (
+    BadSeat,
+    EngineError,
+    Event,
+    GameOver,
+    IllegalAction,
+    InvalidOptions,
+    NotYourTurn,
+    hand_rng,
+    partner_of,
+)
+from bot.engine.euchre import events as ev
+from bot.engine.euchre.actions import (
+    ALONE_ANSWERS,
+    BID1,
+    BID2,
+    CARD_OF_DISCARD,
+    CARD_OF_PLAY,
+    DISCARD_ACTION,
+    DISCARDS_HIGH,
+    DISCARDS_LOW,
+    DISCARDS_MID,
+    GO_ALONE,
+    NAME_ACTIONS,
+    ORDER_ALONE,
+    PASS,
+    PLAYS_HIGH,
+    PLAYS_LOW,
+    PLAYS_MID,
+    SUIT_ACTION,
+)
+from bot.engine.euchre.cards import (
+    BIT,
+    CARD_OF_CODE,
+    CODES,
+    EFFECTIVE_SUIT,
+    JOKER,
+    NO_SUIT,
+    SUIT_MASK,
+    SUITS,
+    TRICK_POWER,
+    cards_in,
+    deck_for,
+    display_sorted,
+    draw_cards,
+    mask_of,
+    same_colour,
+)
+from bot.engine.euchre.options import Options
+from bot.engine.euchre.scoring import bridge, rubber_margin, rubber_points, score_hand
+from bot.engine.euchre.seating import draw_for_seats
+
+GAME_NAME = "euchre"
+
+# (hand_number, dealer) -> (four hands by seat, kitty with the turned-up card first)
+DealFn = Callable[[int, int], tuple[Sequence[Sequence[str]], Sequence[str]]]
+
+# hand_rng purposes: the deal of a hand, the draw for seats (E2), the random first dealer.
+PURPOSE_DEAL = 0
+PURPOSE_SEATING = 1
+PURPOSE_FIRST_DEALER = 2
+
+
+class InvalidDeal(EngineError):
+    """A `deals` callable returned something that is not a deal of this game's deck."""
+
+
+NAME_SUIT, BIDDING1, BIDDING2, DISCARD, ALONE, PLAY, OVER = range(7)
+PHASE_KEYS = ("name_suit", "bidding1", "bidding2", "discard", "alone", "play", "over")
+
+_NEXT_ALL = (1, 2, 3, 0)
+
+_STATE_FIELDS = (
+    "options",
+    "seed",
+    "first_dealer",
+    "actions",
+    "events",
+    "draw",
+    "seat_of_position",
+    "hand_number",
+    "dealer",
+    "game_number",
+    "games_won",
+    "rubber_points",
+    "game_results",
+    "margin",
+    "winner",
+    "_scores",
+    "_phase",
+    "_turn",
+    "to_act",
+    "is_over",
+    "_hands",
+    "_kitty",
+    "_turned",
+    "_proposed",
+    "_named",
+    "_passes",
+    "_round",
+    "_trump",
+    "_maker",
+    "_alone",
+    "_out",
+    "_discard",
+    "_ask",
+    "_next",
+    "_n_active",
+    "_trick",
+    "_led",
+    "_best_power",
+    "_best_seat",
+    "_tricks",
+    "_tricks_played",
+    "_last_trick",
+)
+
+
+class Game:
+    """One game (or rubber, E22) of four-handed Euchre. Build it with `new_game`.
+
+    Public attributes are read-only: options, seed, first_dealer, actions, events, draw,
+    seat_of_position, hand_number, dealer, game_number, games_won, rubber_points, game_results
+    (one dict per finished game), margin (E22, once a rubber is over), winner (team), to_act,
+    is_over. Properties: phase, scores, target, trump, maker, alone, sitting_out, turned_card.
+    """
+
+    __slots__ = (
+        *_STATE_FIELDS,
+        "_deals",
+        "_deck",
+        "_target",
+        "_maker_alone",
+        "_lead_loner",
+        "_stick",
+        "_rubber",
+        "_prow",
+        "_effective",
+        "_suit_mask",
+        "_follow",
+        "_last_count",
+        "_legal",
+    )
+
+    options: Options
+    seed: int
+    first_dealer: int
+    actions: list[tuple[int, str]]
+    events: list[Event]
+    draw: list[list[dict[str, Any]]] | None
+    seat_of_position: list[int]
+    hand_number: int
+    dealer: int
+    game_number: int
+    games_won: list[int]
+    rubber_points: list[int]
+    game_results: list[dict[str, Any]]
+    margin: int | None
+    winner: int | None
+    _scores: list[int]
+    _phase: int
+    _turn: int
+    to_act: list[int]
+    is_over: bool
+    _hands: list[int]
+    _kitty: list[int]
+    _turned: int
+    _proposed: int
+    _named: int
+    _passes: int
+    _round: int
+    _trump: int
+    _maker: int
+    _alone: list[int]
+    _out: list[int]
+    _discard: int
+    _ask: list[int]
+    _next: Sequence[int]
+    _n_active: int
+    _trick: list[tuple[int, int]]
+    _led: int
+    _best_power: int
+    _best_seat: int
+    _tricks: list[int]
+    _tricks_played: int
+    _last_trick: tuple[list[tuple[int, int]], int] | None
+    _deals: DealFn | None
+    _deck: tuple[int, ...]
+    _target: int
+    _maker_alone: bool
+    _lead_loner: bool
+    _stick: bool
+    _rubber: bool
+    _prow: tuple[int, ...]
+    _effective: tuple[int, ...]
+    _suit_mask: tuple[int, ...]
+    _follow: int
+    _last_count: int
+    _legal: Sequence[str] | None
+
+    def __init__(
+        self,
+        options: Options,
+        seed: int,
+        first_dealer: int | None = None,
+        deals: DealFn | None = None,
+    ) -> None:
+        if not isinstance(options, Options):
+            raise InvalidOptions("options must be a bot.engine.euchre.Options")
+        if type(seed) is not int:
+            raise InvalidOptions(f"seed must be an int, not {seed!r}")
+        if first_dealer is not None and (
+            type(first_dealer) is not int or not 0 <= first_dealer < 4
+        ):
+            raise BadSeat(f"first_dealer must be a seat 0..3, not {first_dealer!r}")
+        self.options = options
+        self.seed = seed
+        self.actions = []
+        self._deals = deals
+        self._deck = deck_for(options.deck, options.joker)
+        self._target = options.target
+        self._maker_alone = options.alone == "maker"
+        self._lead_loner = options.lead == "left_of_loner"
+        self._stick = options.stick_the_dealer
+        self._rubber = options.match == "rubber"
+        self._scores = [0, 0]
+        self.game_number = 0
+        self.games_won = [0, 0]
+        self.rubber_points = [0, 0]
+        self.game_results = []
+        self.margin = None
+        self.winner = None
+        self._last_trick = None
+        self.is_over = False
+        evs: list[Event] = []
+        if options.seating == "draw":
+            if first_dealer not in (None, 0):
+                raise InvalidOptions(
+                    "under seating=draw the lowest card deals first: first_dealer is seat 0"
+                )
+            rounds, seat_of_position = draw_for_seats(
+                hand_rng(seed, -1, PURPOSE_SEATING), self._deck
+            )
+            self.draw = rounds
+            self.seat_of_position = seat_of_position
+            dealer = 0
+            evs.append(
+                Event(
+                    ev.SEATING_DRAWN,
+                    None,
+                    {
+                        "rounds": [[dict(d) for d in r] for r in rounds],
+                        "seat_of_position": list(seat_of_position),
+                        "first_dealer": 0,
+                    },
+                )
+            )
+        else:
+            self.draw = None
+            self.seat_of_position = [0, 1, 2, 3]
+            if first_dealer is None:
+                dealer = hand_rng(seed, -1, PURPOSE_FIRST_DEALER).below(4)
+            else:
+                dealer = first_dealer
+        self.first_dealer = dealer
+        self.dealer = dealer
+        self.hand_number = 0
+        deal = self._fetch_deal(0, dealer)
+        evs.append(Event(ev.GAME_STARTED, None, {"game_number": 0, "dealer": dealer}))
+        self._start_hand(deal, evs)
+        self.events = evs
+
+    # --- the contract --------------------------------------------------------------------------
+
+    @property
+    def phase(self) -> str:
+        return PHASE_KEYS[self._phase]
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        """The current game's points by team (under match=rubber, the game in progress)."""
+        return self._scores[0], self._scores[1]
+
+    @property
+    def target(self) -> int:
+        return self._target
+
+    @property
+    def trump(self) -> str | None:
+        return SUITS[self._trump] if self._trump >= 0 else None
+
+    @property
+    def maker(self) -> int | None:
+        return self._maker if self._maker >= 0 else None
+
+    @property
+    def alone(self) -> list[int]:
+        return list(self._alone)
+
+    @property
+    def sitting_out(self) -> list[int]:
+        return list(self._out)
+
+    @property
+    def turned_card(self) -> str:
+        return CODES[self._turned]
+
+    def legal_actions(self, seat: int) -> list[str]:
+        if seat != self._turn or type(seat) is not int:
+            if type(seat) is not int or not 0 <= seat < 4:
+                raise BadSeat(f"no seat {seat!r}: seats are 0..3")
+            return []
+        if self._phase == PLAY:
+            # E17: follow the suit led if possible (the left bower and the joker are trump)
+            hand = self._hands[seat]
+            hand = hand & self._follow or hand
+            return [*PLAYS_LOW[hand & 2047], *PLAYS_MID[hand >> 11 & 2047], *PLAYS_HIGH[hand >> 22]]
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return list(legal)
+
+    def apply(self, seat: int, action: str) -> list[Event]:
+        if seat != self._turn or type(seat) is not int:
+            self._refuse(seat)
+        if self._phase != PLAY:
+            legal = self._legal
+            if legal is None:
+                legal = self._legal = self._compute_legal()
+            if action not in legal:
+                raise IllegalAction(
+                    f"seat {seat} may not {action!r} now ({PHASE_KEYS[self._phase]}); "
+                    f"legal: {', '.join(legal)}"
+                )
+            return self._bid(seat, action)
+        # Play: checked directly (the hot path), E17.
+        hand = self._hands[seat]
+        try:
+            card = CARD_OF_PLAY[action]
+        except (KeyError, TypeError):
+            raise IllegalAction(f"seat {seat} may not {action!r} now: play a card") from None
+        bit = BIT[card]
+        if not hand & bit:
+            raise IllegalAction(f"seat {seat} may not {action!r}: not a card in that hand")
+        follow = self._follow  # 0 when leading
+        if not bit & follow and hand & follow:
+            raise IllegalAction(f"seat {seat} must follow suit {SUITS[self._led]}")
+        trick = self._trick
+        count = len(trick) + 1
+        if count == self._last_count:
+            return self._play_last_card(seat, action, card)
+        self.actions.append((seat, action))
+        self._hands[seat] = hand ^ bit
+        trick.append((seat, card))
+        if count == 1:
+            led = self._led = self._effective[card]
+            self._follow = self._suit_mask[led]
+            prow = self._prow = TRICK_POWER[self._trump][led]
+            self._best_power = prow[card]
+            self._best_seat = seat
+            nxt = self._turn = self._next[seat]
+            self.to_act = [nxt]
+            return []
+        power = self._prow[card]
+        if power > self._best_power:
+            self._best_power = power
+            self._best_seat = seat
+        if count < self._n_active:
+            nxt = self._turn = self._next[seat]
+            self.to_act = [nxt]
+            return []
+        event = self._end_trick()
+        self.events.append(event)
+        return [event]
+
+    def _refuse(self, seat: object) -> NoReturn:
+        if type(seat) is not int or not 0 <= seat < 4:
+            raise BadSeat(f"no seat {seat!r}: seats are 0..3")
+        if self._phase == OVER:
+            raise GameOver("the game is over")
+        raise NotYourTurn(f"seat {seat} may not act now; to act: {self._turn}")
+
+    # --- serialisation -------------------------------------------------------------------------
+
+    @classmethod
+    def replay(
+        cls,
+        options: Options,
+        seed: int,
+        first_dealer: int | None,
+        actions: Sequence[Sequence[Any]],
+        *,
+        deals: DealFn | None = None,
+    ) -> Game:
+        game = cls(options, seed, first_dealer, deals)
+        for seat, action in actions:
+            game.apply(seat, action)
+        return game
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": GAME_NAME,
+            "options": self.options.to_dict(),
+            "seed": self.seed,
+            "first_dealer": self.first_dealer,
+            "actions": [[seat, action] for seat, action in self.actions],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], *, deals: DealFn | None = None) -> Game:
+        """Rebuild a game from `to_json()`; a record that is not one raises InvalidOptions, an
+        action it holds that the rules refuse raises that action's error."""
+        if not isinstance(data, dict) or data.get("game") != GAME_NAME:
+            raise InvalidOptions(f"not a {GAME_NAME} game record")
+        try:
+            options = Options.from_dict(data["options"])
+            seed, first_dealer, actions = data["seed"], data["first_dealer"], data["actions"]
+        except KeyError as exc:
+            raise InvalidOptions(f"{GAME_NAME} game record without {exc}") from exc
+        return cls.replay(options, seed, first_dealer, actions, deals=deals)
+
+    def clone(self) -> Game:
+        """An independent copy (no deepcopy: only the containers that change are copied)."""
+        twin = Game.__new__(Game)
+        for name in Game.__slots__:
+            setattr(twin, name, getattr(self, name))
+        twin.actions = list(self.actions)
+        twin.events = list(self.events)
+        twin.games_won = list(self.games_won)
+        twin.rubber_points = list(self.rubber_points)
+        twin.game_results = list(self.game_results)
+        twin._scores = list(self._scores)
+        twin._hands = list(self._hands)
+        twin._kitty = list(self._kitty)
+        twin._alone = list(self._alone)
+        twin._out = list(self._out)
+        twin._ask = list(self._ask)
+        twin._trick = list(self._trick)
+        twin._tricks = list(self._tricks)
+        twin.to_act = list(self.to_act)
+        return twin
+
+    def _state(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in _STATE_FIELDS)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self._state() == other._state()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable: equal by state, never hashed
+
+    # --- the deal (E3, E8) ---------------------------------------------------------------------
+
+    def _fetch_deal(self, hand_number: int, dealer: int) -> tuple[list[int], list[int]]:
+        """(hand masks by seat, kitty with the turned card first) of a hand."""
+        if self._deals is None:
+            # E8: a uniform deal; the order of the cards left face down under the turned card
+            # plays no part, so only the 20 dealt and the turned card are drawn.
+            drawn, rest = draw_cards(hand_rng(self.seed, hand_number, PURPOSE_DEAL), self._deck, 21)
+            hands = [0, 0, 0, 0]
+            for i in range(4):  # five each, clockwise from the dealer's left
+                k = 5 * i
+                hands[(dealer + 1 + i) % 4] = (
+                    BIT[drawn[k]]
+                    | BIT[drawn[k + 1]]
+                    | BIT[drawn[k + 2]]
+                    | BIT[drawn[k + 3]]
+                    | BIT[drawn[k + 4]]
+                )
+            rest.insert(0, drawn[20])  # the turned card on top of the kitty
+            return hands, rest
+        hand_lists, kitty = self._checked_deal(self._deals(hand_number, dealer))
+        return [mask_of(hand) for hand in hand_lists], kitty
+
+    def _checked_deal(self, deal: Any) -> tuple[list[list[int]], list[int]]:
+        try:
+            raw_hands, raw_kitty = deal
+            hands = [[CARD_OF_CODE[c] for c in hand] for hand in raw_hands]
+            kitty = [CARD_OF_CODE[c] for c in raw_kitty]
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InvalidDeal(f"a deal is (four hands of card codes, kitty): {exc!r}") from exc
+        if len(hands) != 4 or any(len(hand) != 5 for hand in hands):
+            raise InvalidDeal("a deal gives five cards to each of four seats")
+        if sorted([c for hand in hands for c in hand] + kitty) != sorted(self._deck):
+            raise InvalidDeal("a deal uses every card of this game's deck exactly once")
+        return hands, kitty
+
+    def _start_hand(self, deal: tuple[list[int], list[int]], evs: list[Event]) -> None:
+        self._hands, self._kitty = deal
+        turned = self._turned = self._kitty[0]
+        self._named = NO_SUIT
+        self._passes = 0
+        self._round = 1
+        self._trump = NO_SUIT
+        self._maker = -1
+        self._alone = []
+        self._out = []
+        self._discard = -1
+        self._ask = []
+        self._next = _NEXT_ALL
+        self._n_active = 4
+        self._trick = []
+        self._led = NO_SUIT
+        self._prow = ()
+        self._effective = ()
+        self._suit_mask = ()
+        self._follow = 0
+        self._last_count = 0
+        self._best_power = -1
+        self._best_seat = -1
+        self._tricks = [0, 0]
+        self._tricks_played = 0
+        self._legal = None
+        evs.append(
+            Event(
+                ev.HAND_DEALT,
+                self.dealer,
+                {
+                    "hand_number": self.hand_number,
+                    "game_number": self.game_number,
+                    "dealer": self.dealer,
+                    "turned_card": CODES[turned],
+                },
+            )
+        )
+        if turned == JOKER:  # E6: the dealer names a suit before the first bid
+            self._phase = NAME_SUIT
+            self._proposed = NO_SUIT
+            self._turn = self.dealer
+        else:
+            self._phase = BIDDING1
+            self._proposed = turned // 8
+            self._turn = (self.dealer + 1) % 4
+        self.to_act = [self._turn]
+
+    # --- legal actions -------------------------------------------------------------------------
+
+    def _compute_legal(self) -> Sequence[str]:
+        """Legal actions of the bidding phases (play is checked directly, see apply)."""
+        phase = self._phase
+        if phase == BIDDING1:
+            return BID1[self._maker_alone]
+        if phase == BIDDING2:
+            # E12 stick the dealer: the dealer may not pass in the second round.
+            may_pass = not (self._stick and self._turn == self.dealer)
+            return BID2[(self._proposed, may_pass, self._maker_alone)]
+        if phase == DISCARD:
+            # E10: ordered up or assisted, the dealer discards one of six, the turned card
+            # itself meaning he left it; when he took it himself, one of his own five.
+            hand = self._hands[self.dealer]
+            discards = [
+                *DISCARDS_LOW[hand & 2047],
+                *DISCARDS_MID[hand >> 11 & 2047],
+                *DISCARDS_HIGH[hand >> 22],
+            ]
+            if self._maker != self.dealer:
+                discards.append(DISCARD_ACTION[self._turned])
+            return discards
+        if phase == ALONE:
+            return ALONE_ANSWERS
+        if phase == NAME_SUIT:
+            return NAME_ACTIONS
+        return ()
+
+    # --- making trump (E6, E9–E15) -------------------------------------------------------------
+
+    def _bid(self, seat: int, action: str) -> list[Event]:
+        phase = self._phase
+        deal = None
+        if phase == BIDDING2 and action == PASS and self._passes == 3:
+            # The hand is thrown in: fetch the next deal before anything changes.
+            deal = self._fetch_deal(self.hand_number + 1, (self.dealer + 1) % 4)
+        self.actions.append((seat, action))
+        self._legal = None
+        evs: list[Event] = []
+        if phase == BIDDING1:
+            self._bid_round1(seat, action, evs)
+        elif phase == BIDDING2:
+            self._bid_round2(seat, action, evs, deal)
+        elif phase == DISCARD:
+            self._dealer_discards(CARD_OF_DISCARD[action], evs)
+        elif phase == ALONE:
+            self._answer_alone(seat, action, evs)
+        else:  # NAME_SUIT
+            suit = SUIT_ACTION[action][0]
+            self._named = self._proposed = suit
+            evs.append(Event(ev.SUIT_NAMED, seat, {"suit": SUITS[suit]}))
+            self._phase = BIDDING1
+            self._turn = (self.dealer + 1) % 4
+        self.to_act = [self._turn]
+        self.events += evs
+        return evs
+
+    def _bid_round1(self, seat: int, action: str, evs: list[Event]) -> None:
+        dealer = self.dealer
+        if action == PASS:
+            evs.append(Event(ev.PASSED, seat, {"round": 1}))
+            self._passes += 1
+            if self._passes < 4:
+                self._turn = (seat + 1) % 4
+                return
+            evs.append(
+                Event(
+                    ev.TURNED_DOWN,
+                    None,
+                    {"card": CODES[self._turned], "suit": SUITS[self._proposed]},
+                )
+            )
+            self._phase = BIDDING2
+            self._round = 2
+            self._passes = 0
+            self._turn = (dealer + 1) % 4
+            return
+        alone = action == ORDER_ALONE
+        if seat == dealer:
+            kind = ev.PICKED_UP
+        elif seat == partner_of(dealer):
+            kind = ev.ASSISTED
+        else:
+            kind = ev.ORDERED_UP
+        self._make_trump(seat, self._proposed)
+        evs.append(
+            Event(
+                kind,
+                seat,
+                {"suit": SUITS[self._trump], "card": CODES[self._turned], "alone": alone},
+            )
+        )
+        if alone:
+            self._go_alone(seat, evs)
+            if partner_of(seat) == dealer:
+                # E15: the dealer sits out, the turned card stays on the kitty, no discard.
+                self._start_play()
+                return
+        self._phase = DISCARD
+        self._turn = dealer
+
+    def _bid_round2(
+        self,
+        seat: int,
+        action: str,
+        evs: list[Event],
+        deal: tuple[list[int], list[int]] | None,
+    ) -> None:
+        if action == PASS:
+            evs.append(Event(ev.PASSED, seat, {"round": 2}))
+            self._passes += 1
+            if deal is None:
+                self._turn = (seat + 1) % 4
+                return
+            # E12: thrown in; E3: the deal passes to the left.
+            next_dealer = (self.dealer + 1) % 4
+            evs.append(
+                Event(
+                    ev.REDEAL,
+                    self.dealer,
+                    {"hand_number": self.hand_number, "next_dealer": next_dealer},
+                )
+            )
+            self.dealer = next_dealer
+            self.hand_number += 1
+            self._start_hand(deal, evs)
+            return
+        suit, alone = SUIT_ACTION[action]
+        self._make_trump(seat, suit)
+        style = "next" if suit == same_colour(self._proposed) else "cross"
+        evs.append(Event(ev.CALLED, seat, {"suit": SUITS[suit], "style": style, "alone": alone}))
+        if alone:
+            self._go_alone(seat, evs)
+        if self._maker_alone:
+            self._start_play()
+        else:
+            self._ask_alone()
+
+    def _make_trump(self, seat: int, suit: int) -> None:
+        self._trump = suit
+        self._effective = EFFECTIVE_SUIT[suit]
+        self._suit_mask = SUIT_MASK[suit]
+        self._maker = seat
+
+    def _dealer_discards(self, card: int, evs: list[Event]) -> None:
+        self._discard = card
+        if card != self._turned:  # he takes the turned card; his discard goes under the pack
+            self._hands[self.dealer] ^= BIT[card] | BIT[self._turned]
+            self._kitty[0] = card
+        evs.append(Event(ev.DEALER_DISCARDED, self.dealer, {}))
+        if self._maker_alone:
+            self._start_play()
+        else:
+            self._ask_alone()
+
+    def _ask_alone(self) -> None:
+        """E14 alone=anyone: each player in turn from the dealer's left, the dealer last."""
+        dealer = self.dealer
+        self._phase = ALONE
+        self._turn = (dealer + 1) % 4
+        self._ask = [(dealer + 2) % 4, (dealer + 3) % 4, dealer]
+
+    def _answer_alone(self, seat: int, action: str, evs: list[Event]) -> None:
+        if action == GO_ALONE:
+            self._go_alone(seat, evs)
+        else:
+            evs.append(Event(ev.STAYED, seat, {}))
+        alone = self._alone
+        while self._ask:
+            nxt = self._ask.pop(0)
+            # Once a player declares, his partner is not asked (and sits out, even if he had
+            # already answered "stay").
+            if partner_of(nxt) not in alone:
+                self._turn = nxt
+                return
+        self._start_play()
+
+    def _go_alone(self, seat: int, evs: list[Event]) -> None:
+        partner = partner_of(seat)
+        self._alone.append(seat)
+        self._out.append(partner)
+        side = "makers" if seat % 2 == self._maker % 2 else "defenders"
+        evs.append(Event(ev.WENT_ALONE, seat, {"side": side, "partner": partner}))
+
+    # --- play (E16, E17) -----------------------------------------------------------------------
+
+    def _start_play(self) -> None:
+        out = self._out
+        if out:
+            nxt = []
+            for seat in range(4):
+                n = (seat + 1) % 4
+                while n in out:
+                    n = (n + 1) % 4
+                nxt.append(n)
+            self._next = tuple(nxt)
+        self._n_active = 4 - len(out)
+        dealer = self.dealer
+        alone = self._alone
+        if self._lead_loner and alone:
+            if len(alone) == 1:  # the player at the lone player's left (an opponent)
+                leader = (alone[0] + 1) % 4
+            else:  # two loners: the lone defender leads
+                leader = alone[0] if alone[0] % 2 != self._maker % 2 else alone[1]
+        else:  # the dealer's left, or the next active player if he sits out
+            leader = (dealer + 1) % 4
+            while leader in out:
+                leader = (leader + 1) % 4
+        self._phase = PLAY
+        self._turn = leader
+
+    def _end_trick(self) -> Event:
+        winner = self._best_seat
+        tricks = self._tricks
+        tricks[winner % 2] += 1
+        number = self._tricks_played = self._tricks_played + 1
+        if number == 4:  # the next trick is the last: its last card ends the hand
+            self._last_count = self._n_active
+        trick = self._trick
+        self._last_trick = (trick, winner)  # never changed again: a new list starts below
+        self._trick = []
+        self._follow = 0
+        self._turn = winner
+        self.to_act = [winner]
+        return Event(
+            ev.TRICK_WON,
+            winner,
+            {
+                "number": number,
+                "leader": trick[0][0],
+                "cards": [{"seat": s, "card": CODES[c]} for s, c in trick],
+                "tricks": [tricks[0], tricks[1]],
+            },
+        )
+
+    def _play_last_card(self, seat: int, action: str, card: int) -> list[Event]:
+        """The hand's last card: work out the result, fetch the next deal if the game goes on
+        (it may raise for a bad `deals` callable), and only then change the state."""
+        power = self._prow[card]
+        winner = seat if power > self._best_power else self._best_seat
+        tricks = list(self._tricks)
+        tricks[winner % 2] += 1
+        makers = self._maker % 2
+        maker_alone = defender_alone = False
+        for loner in self._alone:
+            if loner % 2 == makers:
+                maker_alone = True
+            else:
+                defender_alone = True
+        points, scoring, reason = score_hand(makers, tricks[makers], maker_alone, defender_alone)
+        game_won = self._scores[scoring] + points >= self._target
+        rubber_goes_on = self._rubber and self.games_won[scoring] + 1 < 2
+        deal = None
+        if not game_won or rubber_goes_on:
+            deal = self._fetch_deal(self.hand_number + 1, (self.dealer + 1) % 4)
+        self.actions.append((seat, action))
+        self._legal = None
+        self._hands[seat] ^= BIT[card]
+        self._trick.append((seat, card))
+        if power > self._best_power:
+            self._best_power = power
+            self._best_seat = seat
+        evs = [self._end_trick()]
+        self._score_hand(evs, points, scoring, reason)
+        if deal is None:
+            self._phase = OVER
+            self.is_over = True
+            self._turn = -1
+            self.to_act = []
+            self._legal = ()
+        else:
+            self.dealer = (self.dealer + 1) % 4
+            self.hand_number += 1
+            self._start_hand(deal, evs)
+        self.events += evs
+        return evs
+
+    # --- scoring (E18–E22) ---------------------------------------------------------------------
+
+    def _score_hand(self, evs: list[Event], points: int, scoring: int, reason: str) -> None:
+        scores = self._scores
+        scores[scoring] += points
+        makers = self._maker % 2
+        evs.append(
+            Event(
+                ev.HAND_SCORED,
+                None,
+                {
+                    "hand_number": self.hand_number,
+                    "trump": SUITS[self._trump],
+                    "maker": self._maker,
+                    "makers": makers,
+                    "alone": list(self._alone),
+                    "tricks": list(self._tricks),
+                    "points": points,
+                    "scoring_team": scoring,
+                    "reason": reason,
+                    "euchre": scoring != makers,
+                    "scores": list(scores),
+                },
+            )
+        )
+        if scores[scoring] < self._target:
+            return
+        # E21: the first side to reach the target wins the game (scores are not capped, E20a).
+        losers = scores[1 - scoring]
+        self.games_won[scoring] += 1
+        won = rubber_points(losers) if self._rubber else None
+        self.game_results.append(
+            {
+                "game_number": self.game_number,
+                "winner": scoring,
+                "scores": list(scores),
+                "rubber_points": won,
+            }
+        )
+        evs.append(
+            Event(
+                ev.GAME_WON,
+                None,
+                {
+                    "team": scoring,
+                    "scores": list(scores),
+                    "game_number": self.game_number,
+                    "rubber_points": won,
+                    "games_won": list(self.games_won),
+                },
+            )
+        )
+        if not self._rubber:
+            self.winner = scoring
+            return
+        assert won is not None
+        self.rubber_points[scoring] += won
+        if self.games_won[scoring] == 2:  # E22: two games win the rubber
+            self.winner = scoring
+            self.margin = rubber_margin(
+                self.rubber_points[scoring], self.rubber_points[1 - scoring]
+            )
+            evs.append(
+                Event(
+                    ev.RUBBER_WON,
+                    None,
+                    {
+                        "team": scoring,
+                        "games_won": list(self.games_won),
+                        "rubber_points": list(self.rubber_points),
+                        "margin": self.margin,
+                    },
+                )
+            )
+            return
+        # The next game starts at 0-0 right after the winning hand; the deal passes on.
+        self._scores = [0, 0]
+        self.game_number += 1
+        evs.append(
+            Event(
+                ev.GAME_STARTED,
+                None,
+                {"game_number": self.game_number, "dealer": (self.dealer + 1) % 4},
+            )
+        )
+
+    # --- what a seat may see -------------------------------------------------------------------
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """Exactly what `seat` may see (None: the public view). JSON-able; a fresh dict."""
+        if seat is not None and (type(seat) is not int or not 0 <= seat < 4):
+            raise BadSeat(f"no seat {seat!r}: seats are 0..3")
+        trump = self._trump
+        maker = self._maker
+        last = self._last_trick
+        out: dict[str, Any] = {
+            "game": GAME_NAME,
+            "seat": seat,
+            "phase": PHASE_KEYS[self._phase],
+            "dealer": self.dealer,
+            "hand_number": self.hand_number,
+            "game_number": self.game_number,
+            "to_act": list(self.to_act),
+            "legal_actions": [] if seat is None else self.legal_actions(seat),
+            "hand": None if seat is None else display_sorted(cards_in(self._hands[seat]), trump),
+            "hand_sizes": [hand.bit_count() for hand in self._hands],
+            "trick": [{"seat": s, "card": CODES[c]} for s, c in self._trick],
+            "last_trick": None
+            if last is None
+            else {"cards": [{"seat": s, "card": CODES[c]} for s, c in last[0]], "winner": last[1]},
+            "tricks_won": list(self._tricks),
+            "scores": list(self._scores),
+            "is_over": self._phase == OVER,
+            "winner": self.winner,
+            "target": self._target,
+            "options": self.options.to_dict(),
+            "turned_card": CODES[self._turned],
+            "turned_down": self._round == 2,
+            "named_suit": SUITS[self._named] if self._named >= 0 else None,
+            "trump": SUITS[trump] if trump >= 0 else None,
+            "maker": maker if maker >= 0 else None,
+            "makers": maker % 2 if maker >= 0 else None,
+            "alone": list(self._alone),
+            "sitting_out": list(self._out),
+            "bidding_round": (
+                (2 if self._phase == BIDDING2 else 1)
+                if self._phase in (NAME_SUIT, BIDDING1, BIDDING2)
+                else None
+            ),
+            "bridge": bridge(self._scores, self._target),
+            # The dealer alone sees his own discard (E10).
+            "discard": CODES[self._discard]
+            if seat is not None and seat == self.dealer and self._discard >= 0
+            else None,
+        }
+        if self._rubber:
+            out["games_won"] = list(self.games_won)
+            out["rubber_points"] = list(self.rubber_points)
+            out["margin"] = self.margin
+        return out
+
+
+def new_game(
+    options: Options,
+    seed: int,
+    *,
+    first_dealer: int | None = None,
+    deals: DealFn | None = None,
+) -> Game:
+    """A new game. `deals(hand_number, dealer) -> (hands by seat, kitty with the turned card
+    first)` replaces the seeded shuffle (tests, replays of hand-built deals)."""
+    return Game(options, seed, first_dealer, deals)

@@ -1,0 +1,51 @@
+"""Table options of Euchre (euchre.md): fixed when a table is created, checked here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+from bot.engine.common import InvalidOptions
+
+_CHOICES: dict[str, tuple[Any, ...]] = {
+    "target": (5, 7, 10),  # E21
+    "deck": (24, 28, 32),  # E4
+    "joker": (False, True),  # E4, E6
+    "alone": ("anyone", "maker"),  # E14
+    "lead": ("left_of_loner", "left_of_dealer"),  # E16
+    "stick_the_dealer": (False, True),  # E12
+    "seating": ("random", "draw"),  # E2
+    "match": ("game", "rubber"),  # E22
+}
+
+
+@dataclass(frozen=True)
+class Options:
+    target: int = 10
+    deck: int = 24
+    joker: bool = False
+    alone: str = "anyone"
+    lead: str = "left_of_loner"
+    stick_the_dealer: bool = False
+    seating: str = "random"
+    match: str = "game"
+
+    def __post_init__(self) -> None:
+        for name, allowed in _CHOICES.items():
+            value = getattr(self, name)
+            # type() too: True == 1 and 1.0 == 1 must not pass for a bool or an int option.
+            if not any(type(value) is type(a) and value == a for a in allowed):
+                choices = ", ".join(repr(a) for a in allowed)
+                raise InvalidOptions(f"euchre option {name}={value!r}: must be one of {choices}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in _CHOICES}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Options:
+        if not isinstance(data, dict):
+            raise InvalidOptions(f"euchre options must be a dict, not {type(data).__name__}")
+        unknown = sorted(set(data) - {f.name for f in fields(cls)})
+        if unknown:
+            raise InvalidOptions(f"unknown euchre option(s): {', '.join(map(str, unknown))}")
+        return cls(**data)
