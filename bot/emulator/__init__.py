@@ -36,6 +36,8 @@ Emulator(*, response_deadline=3.0, token_lifetime=900.0, rate_limits=False,
     command quotas); clock.now() monotonic, clock.time() wall time
     set_rate_limits(enabled=True, *, limit=None, per=None); response_deadline and
     token_lifetime may be changed on the instance
+    set_old_message_edits(enabled=True, *, limit=3, per=3600, age=3600): the 30046 rule (below);
+    old_message_edit_refusals -> [OldMessageRefusal: channel_id, message_id, at]
     commands.registered(guild_id | None) -> the synced command payloads (None: global)
     delete_message(message) -- a moderator deletes a public message (MESSAGE_DELETE)
     gateway: drop(code=4000) to cut the bot's connection; sessions, frames, ready_count, connected
@@ -116,6 +118,12 @@ code, status, message, detail, method, path, interaction_id):
   with rate limits on, message create and edit each have a per-channel bucket (message_rate,
   default 5 per 5 s) answered 429 with Via, Retry-After, X-RateLimit-Scope and a JSON body
   with retry_after (counted in rate_limit_hits, not a violation: discord.py retries);
+- edits of channel messages older than an hour (by the clock): Discord allows only a few and
+  answers 400 30046 "Maximum number of edits to messages older than 1 hour reached" beyond.
+  Discord publishes no numbers, so this rule is OFF unless a test calls
+  set_old_message_edits(): then per channel `limit` edits of messages older than `age` s
+  succeed within any `per` s (defaults 3, 3600, 3600) and the next is refused (recorded in
+  old_message_edit_refusals, not a violation: the bot must handle it, e.g. by reposting);
 - commands: names 1..32 lower case, descriptions 1..100, <= 25 options (required first, unique
   names), <= 25 choices, valid locales, <= 100 commands, 200 creations a day per scope
   (30034); syncing to a guild without the bot 403; a user can only invoke what is synced

@@ -7,12 +7,15 @@ are allowed (EPHEMERAL only through an interaction) and who may see the result.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
+from collections import deque
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from bot.emulator import limits, payloads
+from bot.emulator.clock import Clock
 from bot.emulator.errors import (
     CANNOT_SEND_EMPTY_MESSAGE,
+    OLD_MESSAGE_EDITS_EXHAUSTED,
     REQUEST_TOO_LARGE,
     ApiError,
     invalid_form,
@@ -37,6 +40,68 @@ class Upload:
     filename: str
     content_type: str
     data: bytes
+
+
+@dataclass
+class OldMessageRefusal:
+    """An edit refused with 30046 (for assertions)."""
+
+    channel_id: int
+    message_id: int
+    at: float  # the emulator's clock.now()
+
+
+@dataclass
+class OldMessageEdits:
+    """Discord's tighter limit on edits of channel messages older than an hour (error 30046,
+    "Maximum number of edits to messages older than 1 hour reached. Try again later.").
+
+    Discord publishes no numbers, so the rule is off unless a test enables it
+    (`Emulator.set_old_message_edits`). Enabled, each channel allows `limit` edits of messages
+    older than `age` seconds within any `per` seconds (the emulator's clock: a test ages a
+    message with `clock.advance`); the next such edit answers 400 30046. A refusal is recorded
+    in `refusals`, not as a violation: no bot can know the limit beforehand, it must handle the
+    answer. Edits of younger messages are neither limited nor counted.
+    """
+
+    clock: Clock
+    enabled: bool = False
+    limit: int = 3
+    per: float = 3600.0
+    age: float = 3600.0
+    recent: dict[int, deque[float]] = field(default_factory=dict)  # channel -> edit times
+    refusals: list[OldMessageRefusal] = field(default_factory=list)
+
+    def configure(
+        self,
+        enabled: bool,
+        limit: int | None = None,
+        per: float | None = None,
+        age: float | None = None,
+    ) -> None:
+        self.enabled = enabled
+        self.limit = limit if limit is not None else self.limit
+        self.per = per if per is not None else self.per
+        self.age = age if age is not None else self.age
+        self.recent.clear()
+
+    def check(self, message: Message) -> None:
+        """Count one edit of `message` through the channel endpoint, or refuse it."""
+        if not self.enabled or self.clock.time() - message.created_at < self.age:
+            return
+        now = self.clock.now()
+        window = self.recent.setdefault(message.channel.id, deque())
+        while window and now - window[0] >= self.per:
+            window.popleft()
+        if len(window) >= self.limit:
+            self.refusals.append(OldMessageRefusal(message.channel.id, message.id, now))
+            raise ApiError(
+                400,
+                OLD_MESSAGE_EDITS_EXHAUSTED,
+                "Maximum number of edits to messages older than 1 hour reached. Try again later.",
+                violation=False,
+            )
+        window.append(now)
 
 
 class Messages:

@@ -116,6 +116,7 @@ async def edit_message(request: web.Request) -> web.Response:
             403, CANNOT_EDIT_OTHERS_MESSAGE, "Cannot edit a message authored by another user"
         )
     _rate_limit(request, channel)
+    emu.old_message_edits.check(message)  # 30046 once old messages had their edits
     edited = emu.message_service.edit(
         message, body_of(request) or {}, uploads_of(request), allowed_flags=CHANNEL_MESSAGE_FLAGS
     )

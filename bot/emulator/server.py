@@ -18,7 +18,7 @@ from bot.emulator.gateway import Gateway
 from bot.emulator.http import API_PREFIX, EMU_KEY, HttpRecord, middleware, unhandled
 from bot.emulator.ids import Snowflakes
 from bot.emulator.interactions import Interactions
-from bot.emulator.messages import Messages
+from bot.emulator.messages import Messages, OldMessageEdits, OldMessageRefusal
 from bot.emulator.notifier import Notifier
 from bot.emulator.payloads import channel as channel_payload
 from bot.emulator.payloads import guild_create
@@ -61,6 +61,7 @@ class Emulator:
         self.messages: dict[int, Message] = {}
         self.commands = CommandRegistry(self.clock, self.snowflakes, self.application_id)
         self.ratelimits = RateLimiter(self.clock, rate_limits, *message_rate)
+        self.old_message_edits = OldMessageEdits(self.clock)
         self.gateway = Gateway(self)
         self.message_service = Messages(self)
         self.interaction_service = Interactions(self)
@@ -178,6 +179,22 @@ class Emulator:
     ) -> None:
         """Enforce per-channel message create/edit buckets (`limit` requests per `per` s)."""
         self.ratelimits.configure(enabled, limit, per)
+
+    def set_old_message_edits(
+        self,
+        enabled: bool = True,
+        *,
+        limit: int | None = None,
+        per: float | None = None,
+        age: float | None = None,
+    ) -> None:
+        """Limit edits of channel messages older than `age` s (default an hour) to `limit` per
+        `per` s per channel (defaults 3 per hour); beyond, 400 30046. Off by default."""
+        self.old_message_edits.configure(enabled, limit, per, age)
+
+    @property
+    def old_message_edit_refusals(self) -> list[OldMessageRefusal]:
+        return self.old_message_edits.refusals
 
     def record_violation(self, violation: Violation) -> None:
         self.violations.append(violation)

@@ -235,6 +235,7 @@ STRINGS: dict[str, str] = {
     "hand.prompt.truco.hand_of_ten": "Your pair is at ten: play this hand or refuse it.",
     "hand.note.stale": "The table moved on — here is your hand now.",
     "hand.note.answered": "Your partner already answered — here is your hand now.",
+    "hand.note.expiring": "This hand will soon stop updating by itself: press Refresh.",
     "hand.button.refresh": "Refresh",
     "action.euchre.pass": "Pass",
     "action.euchre.order.opponent": "Order up",

@@ -31,6 +31,8 @@ class MessageParts:
     content: str
     embed: discord.Embed | None
     view: discord.ui.View | None
+    # The table version a hand message was drawn for (live hands compare it); None otherwise.
+    version: int | None = None
 
     def kwargs(self) -> dict[str, Any]:
         """For send / edit calls: None values clear the embed or the buttons on an edit."""
@@ -657,4 +659,4 @@ def hand_message(
             table_button_id(table.id, "refresh"), label=t("hand.button.refresh", locale), row=4
         )
     )
-    return MessageParts(content="\n".join(lines), embed=None, view=buttons)
+    return MessageParts(content="\n".join(lines), embed=None, view=buttons, version=version)

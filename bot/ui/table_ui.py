@@ -11,6 +11,8 @@
   (callback type 7) with the new state. A click on a button drawn for an older version of the
   table changes nothing and shows the current hand with a one-line note.
 - The public table message is edited through `PublicMessages` (coalesced, paced per channel).
+- Hand messages are live (`LiveHands`): each answer that shows a player's hand is remembered,
+  and after every change of the table the hand is edited through that answer's token.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from bot.texts import t
 from bot.ui import render
 from bot.ui.buttons import detach
 from bot.ui.custom_ids import parse_game_action, parse_table_button
+from bot.ui.live_hands import LiveHands
 from bot.ui.public import PublicMessages, send_kwargs, shown_key
 
 log = logging.getLogger(__name__)
@@ -91,12 +94,15 @@ class TableUI:
         if per_seconds is not None:
             pacing["per_seconds"] = per_seconds
         self.public = PublicMessages(client, service, **pacing)
+        self.live_hands = LiveHands(client, service)
         service.add_listener(self._on_table_change)
 
     def _on_table_change(self, table: Table, change: str) -> None:
         self.public.schedule(table)
+        self.live_hands.on_change(table, change)
 
     async def close(self) -> None:
+        await self.live_hands.close()
         await self.public.close()
 
     # --- the one error path -------------------------------------------------------------------
@@ -167,6 +173,8 @@ class TableUI:
             return
 
         async def work(locale: str) -> None:
+            acquired = self.live_hands.now()
+
             async def act() -> render.MessageParts:
                 try:
                     result = await self.service.act(
@@ -178,8 +186,10 @@ class TableUI:
                     return await locked_hand(stale.table, stale.seat, locale, t(note_key, locale))
                 return await locked_hand(result.table, result.seat, locale)
 
-            parts = await self.in_time(interaction, act())
-            await self.update_message(interaction, parts)
+            with self.live_hands.answering(parsed.table_id, interaction.user.id):
+                parts = await self.in_time(interaction, act())
+                await self.update_message(interaction, parts)
+                self._remember_hand(interaction, parsed.table_id, parts, acquired)
 
         await self.guarded(interaction, parsed.table_id, work)
 
@@ -194,21 +204,8 @@ class TableUI:
 
         async def work(locale: str) -> None:
             if verb in ("hand", "refresh"):
-                table = service.get(table_id)
-                hand = self._hand_for(table, user.id, locale)
-                if verb == "refresh":
-                    await self.update_message(interaction, await self.in_time(interaction, hand))
-                    return
-                parts = await self.in_time(interaction, hand, ephemeral_thinking=True)
-                try:
-                    if interaction.response.is_done():  # deferred: the hand replaces "thinking"
-                        await interaction.edit_original_response(**parts.kwargs())
-                    else:
-                        await interaction.response.send_message(
-                            ephemeral=True, **send_kwargs(parts)
-                        )
-                finally:
-                    detach(parts.view)
+                with self.live_hands.answering(table_id, user.id):
+                    await self._show_hand(interaction, table_id, verb, locale)
                 return
             # Lobby and end-of-game buttons change the public message itself: a refusal is
             # answered privately; a change is acknowledged with a deferred update and shown by
@@ -247,6 +244,48 @@ class TableUI:
         if message is not None and custom_id in _component_ids(message.components):
             return  # dispatched to the DynamicItem, which answers
         await say(interaction, t("button.invalid", locale_of(interaction)))
+
+    async def _show_hand(
+        self, interaction: discord.Interaction[Any], table_id: int, verb: str, locale: str
+    ) -> None:
+        """Show my hand answers with a new private message; Refresh updates the hand."""
+        acquired = self.live_hands.now()
+        table = self.service.get(table_id)
+        hand = self._hand_for(table, interaction.user.id, locale)
+        if verb == "refresh":
+            parts = await self.in_time(interaction, hand)
+            await self.update_message(interaction, parts)
+            self._remember_hand(interaction, table_id, parts, acquired)
+            return
+        parts = await self.in_time(interaction, hand, ephemeral_thinking=True)
+        try:
+            if interaction.response.is_done():  # deferred: the hand replaces "thinking"
+                message_id: int | None = (
+                    await interaction.edit_original_response(**parts.kwargs())
+                ).id
+            else:
+                response = await interaction.response.send_message(
+                    ephemeral=True, **send_kwargs(parts)
+                )
+                message_id = response.message_id if response is not None else None
+        finally:
+            detach(parts.view)
+        if message_id is None:
+            message_id = (await interaction.original_response()).id
+        self.live_hands.remember(interaction, table_id, message_id, parts, acquired=acquired)
+
+    def _remember_hand(
+        self,
+        interaction: discord.Interaction[Any],
+        table_id: int,
+        parts: render.MessageParts,
+        acquired: float,
+    ) -> None:
+        """The clicked message (a hand) now shows `parts`: its token keeps it live."""
+        if interaction.message is not None:
+            self.live_hands.remember(
+                interaction, table_id, interaction.message.id, parts, acquired=acquired
+            )
 
     async def _hand_for(self, table: Table, user_id: int, locale: str) -> render.MessageParts:
         if table.game is None:
