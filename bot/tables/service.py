@@ -532,12 +532,14 @@ class TableService:
         action log. Listeners hear CHANGE_RESTORED; bot seats resume."""
         restored: list[Table] = []
         for record in await self.store.load_active():
-            if record.message_id is None:
-                # Created, but its message never reached the channel (a crash in between):
-                # nobody ever saw it, and it must not hold the channel.
+            if record.message_id is None and record.status != "lobby":
+                # A game always starts from a shown lobby; without a message id nothing can
+                # reach this table again, and it must not hold the channel.
                 await self.store.delete_table(record.id)
-                log.info("dropped table %s: it was never shown", record.id)
+                log.info("dropped table %s: it has no message", record.id)
                 continue
+            # A lobby without a message id may still have been seen (the crash came between
+            # posting the message and storing its id): it is kept, and the UI posts it again.
             try:
                 table = self._rebuild(record)
             except Exception:

@@ -32,7 +32,7 @@ from bot.tables.errors import (
     StaleVersion,
     TableError,
 )
-from bot.tables.service import Table, TableService
+from bot.tables.service import CHANGE_RESTORED, Table, TableService
 from bot.texts import t
 from bot.ui import render
 from bot.ui.buttons import detach
@@ -95,13 +95,23 @@ class TableUI:
             pacing["per_seconds"] = per_seconds
         self.public = PublicMessages(client, service, **pacing)
         self.live_hands = LiveHands(client, service)
+        self._background: set[asyncio.Task[None]] = set()
         service.add_listener(self._on_table_change)
 
     def _on_table_change(self, table: Table, change: str) -> None:
-        self.public.schedule(table)
+        if change == CHANGE_RESTORED and table.message_id is None:
+            # Restored before its message id was stored: post it again (old buttons still
+            # work, their ids carry the table id).
+            task = asyncio.get_running_loop().create_task(self.public.repost(table))
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
+        else:
+            self.public.schedule(table)
         self.live_hands.on_change(table, change)
 
     async def close(self) -> None:
+        for task in list(self._background):
+            task.cancel()
         await self.live_hands.close()
         await self.public.close()
 
@@ -426,11 +436,6 @@ class TableUI:
             await old.edit(**parts.kwargs())
         except discord.HTTPException:
             log.warning("could not neutralise old message %s of table %s", message_id, table.id)
-
-    async def refresh_restored(self, tables: list[Table]) -> None:
-        """After a restart: every restored table's message shows its state and the notice."""
-        for table in tables:
-            self.public.schedule(table)
 
 
 def _component_ids(components: Any) -> set[str]:
