@@ -13,6 +13,7 @@ from bot.settings import Settings
 from bot.storage import Database, ResultsRepository, SqliteTableStore
 from bot.tables.service import TableService
 from bot.texts import t
+from bot.ui.answer import say
 from bot.ui.buttons import DYNAMIC_ITEMS
 from bot.ui.table_ui import TableUI
 
@@ -130,15 +131,4 @@ class CardTableBot(commands.Bot):
                 exc_info=original,
             )
             text = t("error.unexpected", locale)
-        await send_ephemeral(interaction, text)
-
-
-async def send_ephemeral(interaction: discord.Interaction, text: str) -> None:
-    """Answer with a private sentence, whether or not the interaction was already acknowledged."""
-    try:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
-    except discord.HTTPException:
-        log.warning("could not answer interaction %s", interaction.id, exc_info=True)
+        await say(interaction, text)

@@ -1,4 +1,4 @@
-"""The two DynamicItem button families of a table (formats in bot/ui/custom_ids.py).
+"""DynamicItem buttons: the base `KeyButton` and a table's two families (bot/ui/custom_ids.py).
 
 Registered once in `setup_hook` with `bot.add_dynamic_items(GameActionButton, TableButton)`:
 they are templates, so buttons of any table (old hand messages included) keep working after a
@@ -13,105 +13,83 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Any
+from typing import Any, Self
 
 import discord
 
+from bot.texts import t
+from bot.ui.answer import locale_of, say
 from bot.ui.custom_ids import GAME_ACTION_TEMPLATE, TABLE_BUTTON_TEMPLATE
 
 log = logging.getLogger(__name__)
 
 
-def _button_like(item: discord.ui.Button[Any]) -> dict[str, Any]:
-    return {
-        "label": item.label,
-        "style": item.style,
-        "disabled": item.disabled,
-        "emoji": item.emoji,
-    }
+class KeyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
+    """A button whose custom_id carries the keys of what it acts on. Each family subclasses it
+    with its own template and `handle`; this base matches nothing and is never registered."""
+
+    def __init__(
+        self,
+        custom_id: str,
+        *,
+        label: str | None = None,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        disabled: bool = False,
+        emoji: Any = None,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                custom_id=custom_id, label=label, style=style, disabled=disabled, emoji=emoji
+            ),
+            row=row,
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        # Never raises: a garbled id must still reach the callback, which says it is not valid.
+        custom_id = getattr(item, "custom_id", None) or match.group(0)
+        if not isinstance(item, discord.ui.Button):
+            return cls(custom_id)
+        return cls(
+            custom_id,
+            label=item.label,
+            style=item.style,
+            disabled=item.disabled,
+            emoji=item.emoji,
+        )
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        # discord.py only logs a DynamicItem callback's exception: answer whatever happens.
+        try:
+            await self.handle(interaction, self.item.custom_id or "")
+        except Exception:
+            log.exception("click on %s failed", self.item.custom_id)
+            await say(interaction, t("error.unexpected", locale_of(interaction)))
+
+    async def handle(self, interaction: discord.Interaction[Any], custom_id: str) -> None:
+        """What a click does: each family says (the base is never registered)."""
+        await say(interaction, t("button.invalid", locale_of(interaction)))
 
 
-class GameActionButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=GAME_ACTION_TEMPLATE
-):
+class GameActionButton(KeyButton, template=GAME_ACTION_TEMPLATE):
     """A game action on a player's hand message: `t:{table}:{version}:{action}`."""
 
-    def __init__(
-        self,
-        custom_id: str,
-        *,
-        label: str | None = None,
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        disabled: bool = False,
-        emoji: Any = None,
-        row: int | None = None,
-    ) -> None:
-        super().__init__(
-            discord.ui.Button(
-                custom_id=custom_id, label=label, style=style, disabled=disabled, emoji=emoji
-            ),
-            row=row,
-        )
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> GameActionButton:
-        # Never raises: a garbled id must still reach the callback, which says it is not valid.
-        button = item if isinstance(item, discord.ui.Button) else None
-        custom_id = getattr(item, "custom_id", None) or match.group(0)
-        return cls(custom_id, **(_button_like(button) if button is not None else {}))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        ui = getattr(interaction.client, "table_ui", None)
-        if ui is None:
-            log.error("click on %s but the bot has no table_ui", self.item.custom_id)
-            return
-        await ui.on_game_action(interaction, self.item.custom_id or "")
+    async def handle(self, interaction: discord.Interaction[Any], custom_id: str) -> None:
+        await interaction.client.table_ui.on_game_action(interaction, custom_id)
 
 
-class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLE_BUTTON_TEMPLATE):
+class TableButton(KeyButton, template=TABLE_BUTTON_TEMPLATE):
     """A table button: `tb:{table}:{verb}` or `tb:{table}:seat:{position}`."""
 
-    def __init__(
-        self,
-        custom_id: str,
-        *,
-        label: str | None = None,
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        disabled: bool = False,
-        emoji: Any = None,
-        row: int | None = None,
-    ) -> None:
-        super().__init__(
-            discord.ui.Button(
-                custom_id=custom_id, label=label, style=style, disabled=disabled, emoji=emoji
-            ),
-            row=row,
-        )
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> TableButton:
-        button = item if isinstance(item, discord.ui.Button) else None
-        custom_id = getattr(item, "custom_id", None) or match.group(0)
-        return cls(custom_id, **(_button_like(button) if button is not None else {}))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        ui = getattr(interaction.client, "table_ui", None)
-        if ui is None:
-            log.error("click on %s but the bot has no table_ui", self.item.custom_id)
-            return
-        await ui.on_table_button(interaction, self.item.custom_id or "")
+    async def handle(self, interaction: discord.Interaction[Any], custom_id: str) -> None:
+        await interaction.client.table_ui.on_table_button(interaction, custom_id)
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (GameActionButton, TableButton)

@@ -40,7 +40,8 @@ from bot.storage import (
 from bot.tables.games import GAME_NAMES
 from bot.tables.results import STATS
 from bot.texts import t
-from bot.ui.buttons import detach
+from bot.ui.answer import locale_of, say
+from bot.ui.buttons import KeyButton, detach
 from bot.ui.events import team_name
 from bot.ui.game_log import UnreadableGame, log_pages, shown_name, timestamp
 from bot.ui.public import send_kwargs
@@ -123,62 +124,17 @@ def parse_log_id(custom_id: str) -> LogId | None:
 # --- buttons ------------------------------------------------------------------------------------
 
 
-class _KeyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
-    """A button whose custom_id carries the keys of what it shows; subclasses set the template
-    and the handler."""
-
-    def __init__(
-        self,
-        custom_id: str,
-        *,
-        label: str | None = None,
-        style: discord.ButtonStyle = Style.secondary,
-        disabled: bool = False,
-        row: int | None = None,
-    ) -> None:
-        super().__init__(
-            discord.ui.Button(custom_id=custom_id, label=label, style=style, disabled=disabled),
-            row=row,
-        )
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> _KeyButton:
-        # Never raises: a garbled id must still reach the callback, which says it is not valid.
-        custom_id = getattr(item, "custom_id", None) or match.group(0)
-        button = item if isinstance(item, discord.ui.Button) else None
-        if button is None:
-            return cls(custom_id)
-        return cls(custom_id, label=button.label, style=button.style, disabled=button.disabled)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        # discord.py only logs a DynamicItem callback's exception: answer whatever happens.
-        try:
-            await self.handle(interaction, self.item.custom_id or "")
-        except Exception:
-            log.exception("click on %s failed", self.item.custom_id)
-            await say(interaction, t("error.unexpected", locale_of(interaction)))
-
-    async def handle(self, interaction: discord.Interaction[Any], custom_id: str) -> None:
-        raise NotImplementedError
-
-
-class BoardPageButton(_KeyButton, template=BOARD_TEMPLATE):
+class BoardPageButton(KeyButton, template=BOARD_TEMPLATE):
     async def handle(self, interaction: discord.Interaction[Any], custom_id: str) -> None:
         await on_board_click(interaction, custom_id)
 
 
-class HistoryPageButton(_KeyButton, template=HISTORY_TEMPLATE):
+class HistoryPageButton(KeyButton, template=HISTORY_TEMPLATE):
     async def handle(self, interaction: discord.Interaction[Any], custom_id: str) -> None:
         await on_history_click(interaction, custom_id)
 
 
-class GameLogButton(_KeyButton, template=LOG_TEMPLATE):
+class GameLogButton(KeyButton, template=LOG_TEMPLATE):
     async def handle(self, interaction: discord.Interaction[Any], custom_id: str) -> None:
         await on_log_click(interaction, custom_id)
 
@@ -192,7 +148,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
 
 def _pager(
     view: discord.ui.View,
-    button: type[_KeyButton],
+    button: type[KeyButton],
     make_id: Callable[[int], object],
     page: int,
     has_next: bool,
@@ -205,10 +161,6 @@ def _pager(
 
 
 # --- names and small pieces ---------------------------------------------------------------------
-
-
-def locale_of(interaction: discord.Interaction[Any]) -> str:
-    return str(interaction.locale)
 
 
 def game_title(game: str, locale: str | None) -> str:
@@ -478,17 +430,6 @@ def log_message(game: FinishedGame, page: int, locale: str | None = None) -> Mes
 
 
 # --- answering ----------------------------------------------------------------------------------
-
-
-async def say(interaction: discord.Interaction[Any], text: str) -> None:
-    """One private sentence, whether or not the interaction was already acknowledged."""
-    try:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
-    except discord.HTTPException:
-        log.warning("could not answer interaction %s", interaction.id, exc_info=True)
 
 
 Answer = MessageParts | str

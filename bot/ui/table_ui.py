@@ -35,6 +35,7 @@ from bot.tables.errors import (
 from bot.tables.service import CHANGE_RESTORED, Table, TableService
 from bot.texts import t
 from bot.ui import render
+from bot.ui.answer import locale_of, say
 from bot.ui.buttons import detach
 from bot.ui.custom_ids import parse_game_action, parse_table_button
 from bot.ui.live_hands import LiveHands
@@ -55,24 +56,6 @@ async def locked_hand(
     (a bot may be moving at this very moment)."""
     async with table.lock:
         return render.hand_message(table, seat, locale, note=note)
-
-
-def locale_of(interaction: discord.Interaction[Any]) -> str:
-    return str(interaction.locale)
-
-
-async def say(interaction: discord.Interaction[Any], text: str) -> None:
-    """One private sentence, whether or not the interaction was already acknowledged."""
-    try:
-        if not interaction.response.is_done():
-            await interaction.response.send_message(text, ephemeral=True)
-        elif interaction.response.type is discord.InteractionResponseType.deferred_channel_message:
-            # Deferred with a private "thinking": the sentence replaces it.
-            await interaction.edit_original_response(content=text)
-        else:
-            await interaction.followup.send(text, ephemeral=True)
-    except discord.HTTPException:
-        log.warning("could not answer interaction %s", interaction.id, exc_info=True)
 
 
 class TableUI:

@@ -1,0 +1,28 @@
+"""Answering an interaction with one private sentence — the one way every layer above does it."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+log = logging.getLogger(__name__)
+
+
+def locale_of(interaction: discord.Interaction[Any]) -> str:
+    return str(interaction.locale)
+
+
+async def say(interaction: discord.Interaction[Any], text: str) -> None:
+    """One private sentence, whether or not the interaction was already acknowledged."""
+    try:
+        if not interaction.response.is_done():
+            await interaction.response.send_message(text, ephemeral=True)
+        elif interaction.response.type is discord.InteractionResponseType.deferred_channel_message:
+            # Deferred with a private "thinking": the sentence replaces it.
+            await interaction.edit_original_response(content=text)
+        else:
+            await interaction.followup.send(text, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not answer interaction %s", interaction.id, exc_info=True)
