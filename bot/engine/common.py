@@ -93,8 +93,11 @@ class Rng:
         self._state = state
 
     def next64(self) -> int:
-        self._state, value = _splitmix64(self._state)
-        return value
+        # _splitmix64 written out: this is the deal's hot path (no call, no tuple).
+        state = self._state = (self._state + 0x9E3779B97F4A7C15) & MASK64
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        return z ^ (z >> 31)
 
     def below(self, n: int) -> int:
         """Uniform integer in [0, n) by rejection (no modulo bias)."""
@@ -115,6 +118,27 @@ class Rng:
         return out
 
 
+_seed_fold: tuple[int | None, int] = (None, 0)  # (seed, its SplitMix64 fold) of the last call
+
+
 def hand_rng(seed: int, hand_number: int, purpose: int = 0) -> Rng:
     """The stream for one hand's deal: independent of every other hand, so replays are exact."""
-    return Rng(seed, hand_number, purpose)
+    # Rng(seed, hand_number, purpose) with its three folds written out (once per hand dealt);
+    # the fold of the seed is the same for every hand of a game: the last one is kept.
+    global _seed_fold
+    last_seed, z = _seed_fold
+    if seed != last_seed:
+        z = ((seed & MASK64) + 0x9E3779B97F4A7C15) & MASK64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        z ^= z >> 31
+        _seed_fold = (seed, z)  # one tuple: a reader never sees half of an update
+    z = ((z ^ (hand_number & MASK64)) + 0x9E3779B97F4A7C15) & MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    z = (((z ^ (z >> 31)) ^ (purpose & MASK64)) + 0x9E3779B97F4A7C15) & MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    rng = Rng.__new__(Rng)
+    rng._state = z ^ (z >> 31)
+    return rng

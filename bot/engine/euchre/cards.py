@@ -48,11 +48,18 @@ def same_colour(suit: int) -> int:
     return 3 - suit
 
 
-def deck_for(size: int, joker: bool) -> tuple[int, ...]:
-    """E4: 24 cards (9..A), 28 (8..A) or 32 (7..A), plus the joker if asked."""
+def _deck_for(size: int, joker: bool) -> tuple[int, ...]:
     lowest = {24: RANKS.index("9"), 28: RANKS.index("8"), 32: RANKS.index("7")}[size]
     cards = tuple(s * 8 + r for s in range(4) for r in range(lowest, 8))
     return (*cards, JOKER) if joker else cards
+
+
+_DECKS = {(size, joker): _deck_for(size, joker) for size in (24, 28, 32) for joker in (False, True)}
+
+
+def deck_for(size: int, joker: bool) -> tuple[int, ...]:
+    """E4: 24 cards (9..A), 28 (8..A) or 32 (7..A), plus the joker if asked."""
+    return _DECKS[size, bool(joker)]
 
 
 # --- precomputed rankings ----------------------------------------------------------------------
@@ -174,6 +181,54 @@ def draw_cards(rng: Rng, deck: Sequence[T], count: int) -> tuple[list[T], list[T
             drawn.append(pop(value % radix))
             value //= radix
     return drawn, pool
+
+
+# The deal of a hand, as `draw_cards(rng, deck, 21)` draws it, straight into hand masks.
+DealPlan = tuple[tuple[int, ...], tuple[tuple[tuple[int, ...], int, int], ...]]
+
+
+def deal_plan(deck: Sequence[int]) -> DealPlan:
+    """(the deck's card bits, per 64-bit draw: (its radices, their product, rejection limit))
+    for `deal_masks`; the same draws as `draw_cards(rng, deck, 21)`."""
+    chunks = tuple(
+        (tuple(range(first, stop, -1)), prod, limit)
+        for first, stop, prod, limit in _chunks(len(deck), 21)
+    )
+    return tuple(1 << c for c in deck), chunks
+
+
+def deal_masks(rng: Rng, plan: DealPlan, dealer: int) -> tuple[list[int], list[int]]:
+    """E8: a uniform deal, exactly the cards of `draw_cards(rng, deck, 21)` (five each clockwise
+    from the dealer's left, then the turned card), as (hand masks by seat, kitty with the
+    turned card first). Bits are drawn instead of ids so a hand is five ORs (the hot path)."""
+    bits, chunks = plan
+    pool = list(bits)
+    pop = pool.pop
+    d: list[int] = []
+    append = d.append
+    for radices, prod, limit in chunks:
+        value = rng.next64()
+        while value >= limit:
+            value = rng.next64()
+        value %= prod
+        for radix in radices:
+            append(pop(value % radix))
+            value //= radix
+    first = d[0] | d[1] | d[2] | d[3] | d[4]  # the dealer's left
+    second = d[5] | d[6] | d[7] | d[8] | d[9]
+    third = d[10] | d[11] | d[12] | d[13] | d[14]
+    fourth = d[15] | d[16] | d[17] | d[18] | d[19]  # the dealer
+    if dealer == 0:
+        hands = [fourth, first, second, third]
+    elif dealer == 1:
+        hands = [third, fourth, first, second]
+    elif dealer == 2:
+        hands = [second, third, fourth, first]
+    else:
+        hands = [first, second, third, fourth]
+    kitty = [d[20].bit_length() - 1]
+    kitty += [bit.bit_length() - 1 for bit in pool]
+    return hands, kitty
 
 
 # --- hands as bit masks (the hot path) ---------------------------------------------------------

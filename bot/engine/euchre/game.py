@@ -15,7 +15,7 @@ never assign them (the engine itself never reads them back).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, NoReturn
+from typing import Any
 
 from bot.engine.common import (
     BadSeat,
@@ -58,10 +58,12 @@ from bot.engine.euchre.cards import (
     SUIT_MASK,
     SUITS,
     TRICK_POWER,
+    DealPlan,
     cards_in,
+    deal_masks,
+    deal_plan,
     deck_for,
     display_sorted,
-    draw_cards,
     mask_of,
     same_colour,
 )
@@ -80,6 +82,25 @@ PURPOSE_SEATING = 1
 PURPOSE_FIRST_DEALER = 2
 
 
+# _SEAT_CARD[seat][card]: trick_won's {seat, card}, copied (a fresh dict per event: copying a
+# small dict is quicker than building it).
+_SEAT_CARD = tuple(tuple({"seat": s, "card": code} for code in CODES) for s in range(4))
+
+
+def _trick_cards(trick: list[tuple[int, int]]) -> list[dict[str, Any]]:
+    """trick_won's cards: [{seat, card}, ...] in play order (written out for four cards, the
+    usual trick: one of the hot spots of a hand)."""
+    if len(trick) == 4:
+        (s0, c0), (s1, c1), (s2, c2), (s3, c3) = trick
+        return [
+            _SEAT_CARD[s0][c0].copy(),
+            _SEAT_CARD[s1][c1].copy(),
+            _SEAT_CARD[s2][c2].copy(),
+            _SEAT_CARD[s3][c3].copy(),
+        ]
+    return [_SEAT_CARD[s][c].copy() for s, c in trick]
+
+
 class InvalidDeal(EngineError):
     """A `deals` callable returned something that is not a deal of this game's deck."""
 
@@ -88,6 +109,14 @@ NAME_SUIT, BIDDING1, BIDDING2, DISCARD, ALONE, PLAY, OVER = range(7)
 PHASE_KEYS = ("name_suit", "bidding1", "bidding2", "discard", "alone", "play", "over")
 
 _NEXT_ALL = (1, 2, 3, 0)
+# `_turn` once the game is over: apply and legal_actions test `seat is not self._turn` first,
+# so this must be an object no caller holds (not -1: small ints are shared objects).
+_NO_TURN = -(1 << 80)
+# _NEXT_WITHOUT[p]: the next seat to play when p sits out (his partner went alone, E14).
+_NEXT_WITHOUT = tuple(
+    tuple((s + 1) % 4 if (s + 1) % 4 != p else (s + 2) % 4 for s in range(4)) for p in range(4)
+)
+_PLANS: dict[tuple[int, ...], DealPlan] = {}  # deck -> its deal plan (cards.deal_plan)
 
 _STATE_FIELDS = (
     "options",
@@ -148,6 +177,7 @@ class Game:
         *_STATE_FIELDS,
         "_deals",
         "_deck",
+        "_plan",
         "_target",
         "_maker_alone",
         "_lead_loner",
@@ -205,6 +235,7 @@ class Game:
     _last_trick: tuple[list[tuple[int, int]], int] | None
     _deals: DealFn | None
     _deck: tuple[int, ...]
+    _plan: DealPlan
     _target: int
     _maker_alone: bool
     _lead_loner: bool
@@ -236,7 +267,11 @@ class Game:
         self.seed = seed
         self.actions = []
         self._deals = deals
-        self._deck = deck_for(options.deck, options.joker)
+        self._deck = deck = deck_for(options.deck, options.joker)
+        plan = _PLANS.get(deck)
+        if plan is None:
+            plan = _PLANS[deck] = deal_plan(deck)
+        self._plan = plan
         self._target = options.target
         self._maker_alone = options.alone == "maker"
         self._lead_loner = options.lead == "left_of_loner"
@@ -325,10 +360,13 @@ class Game:
         return CODES[self._turned]
 
     def legal_actions(self, seat: int) -> list[str]:
-        if seat != self._turn or type(seat) is not int:
+        # `is`: seats are small ints, the same objects as `_turn` (CPython caches them); any
+        # other seat, or an equal int that is not the same object, takes the careful path.
+        if seat is not self._turn:
             if type(seat) is not int or not 0 <= seat < 4:
                 raise BadSeat(f"no seat {seat!r}: seats are 0..3")
-            return []
+            if seat != self._turn:
+                return []
         if self._phase == PLAY:
             # E17: follow the suit led if possible (the left bower and the joker are trump)
             hand = self._hands[seat]
@@ -340,8 +378,8 @@ class Game:
         return list(legal)
 
     def apply(self, seat: int, action: str) -> list[Event]:
-        if seat != self._turn or type(seat) is not int:
-            self._refuse(seat)
+        if seat is not self._turn:  # see legal_actions
+            self._check_seat(seat)
         if self._phase != PLAY:
             legal = self._legal
             if legal is None:
@@ -353,11 +391,12 @@ class Game:
                 )
             return self._bid(seat, action)
         # Play: checked directly (the hot path), E17.
-        hand = self._hands[seat]
         try:
             card = CARD_OF_PLAY[action]
         except (KeyError, TypeError):
             raise IllegalAction(f"seat {seat} may not {action!r} now: play a card") from None
+        hands = self._hands
+        hand = hands[seat]
         bit = BIT[card]
         if not hand & bit:
             raise IllegalAction(f"seat {seat} may not {action!r}: not a card in that hand")
@@ -369,7 +408,7 @@ class Game:
         if count == self._last_count:
             return self._play_last_card(seat, action, card)
         self.actions.append((seat, action))
-        self._hands[seat] = hand ^ bit
+        hands[seat] = hand ^ bit
         trick.append((seat, card))
         if count == 1:
             led = self._led = self._effective[card]
@@ -388,16 +427,39 @@ class Game:
             nxt = self._turn = self._next[seat]
             self.to_act = [nxt]
             return []
-        event = self._end_trick()
+        # The trick is complete (not the hand's last: _play_last_card ends that one).
+        winner = self._best_seat
+        tricks = self._tricks
+        tricks[winner & 1] += 1
+        number = self._tricks_played = self._tricks_played + 1
+        if number == 4:  # the next trick is the last: its last card ends the hand
+            self._last_count = self._n_active
+        self._last_trick = (trick, winner)  # never changed again: a new list starts below
+        self._trick = []
+        self._follow = 0
+        self._turn = winner
+        self.to_act = [winner]
+        event = Event(
+            ev.TRICK_WON,
+            winner,
+            {
+                "number": number,
+                "leader": trick[0][0],
+                "cards": _trick_cards(trick),
+                "tricks": [tricks[0], tricks[1]],
+            },
+        )
         self.events.append(event)
         return [event]
 
-    def _refuse(self, seat: object) -> NoReturn:
+    def _check_seat(self, seat: object) -> None:
+        """Raises unless `seat` is the int whose turn it is (then `apply` goes on)."""
         if type(seat) is not int or not 0 <= seat < 4:
             raise BadSeat(f"no seat {seat!r}: seats are 0..3")
         if self._phase == OVER:
             raise GameOver("the game is over")
-        raise NotYourTurn(f"seat {seat} may not act now; to act: {self._turn}")
+        if seat != self._turn:
+            raise NotYourTurn(f"seat {seat} may not act now; to act: {self._turn}")
 
     # --- serialisation -------------------------------------------------------------------------
 
@@ -476,19 +538,7 @@ class Game:
         if self._deals is None:
             # E8: a uniform deal; the order of the cards left face down under the turned card
             # plays no part, so only the 20 dealt and the turned card are drawn.
-            drawn, rest = draw_cards(hand_rng(self.seed, hand_number, PURPOSE_DEAL), self._deck, 21)
-            hands = [0, 0, 0, 0]
-            for i in range(4):  # five each, clockwise from the dealer's left
-                k = 5 * i
-                hands[(dealer + 1 + i) % 4] = (
-                    BIT[drawn[k]]
-                    | BIT[drawn[k + 1]]
-                    | BIT[drawn[k + 2]]
-                    | BIT[drawn[k + 3]]
-                    | BIT[drawn[k + 4]]
-                )
-            rest.insert(0, drawn[20])  # the turned card on top of the kitty
-            return hands, rest
+            return deal_masks(hand_rng(self.seed, hand_number, PURPOSE_DEAL), self._plan, dealer)
         hand_lists, kitty = self._checked_deal(self._deals(hand_number, dealer))
         return [mask_of(hand) for hand in hand_lists], kitty
 
@@ -586,6 +636,15 @@ class Game:
 
     def _bid(self, seat: int, action: str) -> list[Event]:
         phase = self._phase
+        if phase == BIDDING1 and action == PASS and self._passes < 3:
+            # The common bid: the next seat bids with the same legal actions (kept cached).
+            self.actions.append((seat, action))
+            self._passes += 1
+            nxt = self._turn = _NEXT_ALL[seat]
+            self.to_act = [nxt]
+            event = Event(ev.PASSED, seat, {"round": 1})
+            self.events.append(event)
+            return [event]
         deal = None
         if phase == BIDDING2 and action == PASS and self._passes == 3:
             # The hand is thrown in: fetch the next deal before anything changes.
@@ -742,7 +801,9 @@ class Game:
 
     def _start_play(self) -> None:
         out = self._out
-        if out:
+        if len(out) == 1:
+            self._next = _NEXT_WITHOUT[out[0]]
+        elif out:
             nxt = []
             for seat in range(4):
                 n = (seat + 1) % 4
@@ -765,30 +826,6 @@ class Game:
         self._phase = PLAY
         self._turn = leader
 
-    def _end_trick(self) -> Event:
-        winner = self._best_seat
-        tricks = self._tricks
-        tricks[winner % 2] += 1
-        number = self._tricks_played = self._tricks_played + 1
-        if number == 4:  # the next trick is the last: its last card ends the hand
-            self._last_count = self._n_active
-        trick = self._trick
-        self._last_trick = (trick, winner)  # never changed again: a new list starts below
-        self._trick = []
-        self._follow = 0
-        self._turn = winner
-        self.to_act = [winner]
-        return Event(
-            ev.TRICK_WON,
-            winner,
-            {
-                "number": number,
-                "leader": trick[0][0],
-                "cards": [{"seat": s, "card": CODES[c]} for s, c in trick],
-                "tricks": [tricks[0], tricks[1]],
-            },
-        )
-
     def _play_last_card(self, seat: int, action: str, card: int) -> list[Event]:
         """The hand's last card: work out the result, fetch the next deal if the game goes on
         (it may raise for a bad `deals` callable), and only then change the state."""
@@ -808,20 +845,45 @@ class Game:
         rubber_goes_on = self._rubber and self.games_won[scoring] + 1 < 2
         deal = None
         if not game_won or rubber_goes_on:
-            deal = self._fetch_deal(self.hand_number + 1, (self.dealer + 1) % 4)
+            if self._deals is None:  # _fetch_deal's seeded case, written out (once a hand)
+                deal = deal_masks(
+                    hand_rng(self.seed, self.hand_number + 1, PURPOSE_DEAL),
+                    self._plan,
+                    (self.dealer + 1) % 4,
+                )
+            else:
+                deal = self._fetch_deal(self.hand_number + 1, (self.dealer + 1) % 4)
         self.actions.append((seat, action))
         self._legal = None
         self._hands[seat] ^= BIT[card]
-        self._trick.append((seat, card))
+        trick = self._trick
+        trick.append((seat, card))
         if power > self._best_power:
             self._best_power = power
             self._best_seat = seat
-        evs = [self._end_trick()]
+        # The trick is over (as in apply; the state of the next hand is set by _start_hand).
+        self._tricks = tricks
+        number = self._tricks_played = self._tricks_played + 1
+        self._last_trick = (trick, winner)
+        self._trick = []
+        self._follow = 0
+        evs = [
+            Event(
+                ev.TRICK_WON,
+                winner,
+                {
+                    "number": number,
+                    "leader": trick[0][0],
+                    "cards": _trick_cards(trick),
+                    "tricks": [tricks[0], tricks[1]],
+                },
+            )
+        ]
         self._score_hand(evs, points, scoring, reason)
         if deal is None:
             self._phase = OVER
             self.is_over = True
-            self._turn = -1
+            self._turn = _NO_TURN
             self.to_act = []
             self._legal = ()
         else:
