@@ -7,8 +7,9 @@ and any Python version.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 SEATS = 4
 MASK64 = (1 << 64) - 1
@@ -142,3 +143,70 @@ def hand_rng(seed: int, hand_number: int, purpose: int = 0) -> Rng:
     rng = Rng.__new__(Rng)
     rng._state = z ^ (z >> 31)
     return rng
+
+
+# --- a game as a record -------------------------------------------------------------------------
+
+
+class GameRecord:
+    """What both games share as stored records: a game is (options, seed, first dealer, actions)
+    and its state a pure function of them, so replay, to_json and from_json are the same code.
+
+    A game class sets GAME_NAME and OPTIONS (its Options class, with to_dict/from_dict)."""
+
+    __slots__ = ()
+    GAME_NAME: ClassVar[str]
+    OPTIONS: ClassVar[Any]
+    options: Any
+    seed: int
+    first_dealer: int | None
+    actions: list[tuple[int, str]]
+
+    if TYPE_CHECKING:
+
+        def __init__(self, options: Any, seed: int, first_dealer: int | None, deals: Any) -> None:
+            """Each game's own constructor."""
+
+        def apply(self, seat: int, action: str) -> list[Event]:
+            """Each game's own rules."""
+
+    @classmethod
+    def replay(
+        cls,
+        options: Any,
+        seed: int,
+        first_dealer: int | None,
+        actions: Sequence[Sequence[Any]],
+        *,
+        deals: Any = None,
+    ) -> Self:
+        game = cls(options, seed, first_dealer, deals)
+        for entry in actions:
+            if len(entry) != 2:
+                raise EngineError(f"an action record is (seat, action), not {entry!r}")
+            game.apply(entry[0], entry[1])
+        return game
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.GAME_NAME,
+            "options": self.options.to_dict(),
+            "seed": self.seed,
+            "first_dealer": self.first_dealer,
+            "actions": [[seat, action] for seat, action in self.actions],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], *, deals: Any = None) -> Self:
+        """Rebuild a game from `to_json()`; a record that is not one raises InvalidOptions, an
+        action it holds that the rules refuse raises that action's error."""
+        if not isinstance(data, dict) or data.get("game", cls.GAME_NAME) != cls.GAME_NAME:
+            raise InvalidOptions(f"not a {cls.GAME_NAME} game record")
+        try:
+            options = cls.OPTIONS.from_dict(data["options"])
+            seed, first_dealer, actions = data["seed"], data["first_dealer"], data["actions"]
+        except KeyError as exc:
+            raise InvalidOptions(f"{cls.GAME_NAME} game record without {exc}") from None
+        if not isinstance(actions, list):
+            raise InvalidOptions(f"{cls.GAME_NAME} game record: actions must be a list")
+        return cls.replay(options, seed, first_dealer, actions, deals=deals)

@@ -22,6 +22,7 @@ from bot.engine.common import (
     EngineError,
     Event,
     GameOver,
+    GameRecord,
     IllegalAction,
     InvalidOptions,
     NotYourTurn,
@@ -164,7 +165,7 @@ _STATE_FIELDS = (
 )
 
 
-class Game:
+class Game(GameRecord):
     """One game (or rubber, E22) of four-handed Euchre. Build it with `new_game`.
 
     Public attributes are read-only: options, seed, first_dealer, actions, events, draw,
@@ -172,6 +173,9 @@ class Game:
     (one dict per finished game), margin (E22, once a rubber is over), winner (team), to_act,
     is_over. Properties: phase, scores, target, trump, maker, alone, sitting_out, turned_card.
     """
+
+    GAME_NAME = GAME_NAME
+    OPTIONS = Options
 
     __slots__ = (
         *_STATE_FIELDS,
@@ -462,43 +466,6 @@ class Game:
             raise NotYourTurn(f"seat {seat} may not act now; to act: {self._turn}")
 
     # --- serialisation -------------------------------------------------------------------------
-
-    @classmethod
-    def replay(
-        cls,
-        options: Options,
-        seed: int,
-        first_dealer: int | None,
-        actions: Sequence[Sequence[Any]],
-        *,
-        deals: DealFn | None = None,
-    ) -> Game:
-        game = cls(options, seed, first_dealer, deals)
-        for seat, action in actions:
-            game.apply(seat, action)
-        return game
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "game": GAME_NAME,
-            "options": self.options.to_dict(),
-            "seed": self.seed,
-            "first_dealer": self.first_dealer,
-            "actions": [[seat, action] for seat, action in self.actions],
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any], *, deals: DealFn | None = None) -> Game:
-        """Rebuild a game from `to_json()`; a record that is not one raises InvalidOptions, an
-        action it holds that the rules refuse raises that action's error."""
-        if not isinstance(data, dict) or data.get("game") != GAME_NAME:
-            raise InvalidOptions(f"not a {GAME_NAME} game record")
-        try:
-            options = Options.from_dict(data["options"])
-            seed, first_dealer, actions = data["seed"], data["first_dealer"], data["actions"]
-        except KeyError as exc:
-            raise InvalidOptions(f"{GAME_NAME} game record without {exc}") from exc
-        return cls.replay(options, seed, first_dealer, actions, deals=deals)
 
     def clone(self) -> Game:
         """An independent copy (no deepcopy: only the containers that change are copied)."""

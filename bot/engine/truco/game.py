@@ -23,6 +23,7 @@ from bot.engine.common import (
     EngineError,
     Event,
     GameOver,
+    GameRecord,
     IllegalAction,
     InvalidOptions,
     NotYourTurn,
@@ -125,8 +126,11 @@ def decide_hand(results: Sequence[int | None], dealer_team: int) -> tuple[int, s
     return third, ev.REASON_TWO_ROUNDS  # one round each before: the third's winner has two
 
 
-class Game:
+class Game(GameRecord):
     """One game of Truco Mineiro between seats 0 & 2 (team 0) and 1 & 3 (team 1)."""
+
+    GAME_NAME = GAME_NAME
+    OPTIONS = Options
 
     __slots__ = (
         "_answered",
@@ -666,47 +670,6 @@ class Game:
         }
 
     # --- persistence --------------------------------------------------------------------------
-
-    @classmethod
-    def replay(
-        cls,
-        options: Options,
-        seed: int,
-        first_dealer: int | None,
-        actions: Sequence[Sequence[Any]],
-        *,
-        deals: Deals | None = None,
-    ) -> Game:
-        game = cls(options, seed, first_dealer, deals)
-        for entry in actions:
-            if len(entry) != 2:
-                raise EngineError(f"an action record is (seat, action), not {entry!r}")
-            game.apply(entry[0], entry[1])
-        return game
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "game": GAME_NAME,
-            "options": self.options.to_dict(),
-            "seed": self.seed,
-            "first_dealer": self.first_dealer,
-            "actions": [[seat, action] for seat, action in self.actions],
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any], *, deals: Deals | None = None) -> Game:
-        if not isinstance(data, dict) or data.get("game", GAME_NAME) != GAME_NAME:
-            raise EngineError("not a saved truco game")
-        try:
-            options = Options.from_dict(data["options"])
-            seed = data["seed"]
-            first_dealer = data["first_dealer"]
-            actions = data["actions"]
-        except KeyError as exc:
-            raise EngineError(f"saved truco game without {exc}") from None
-        if not isinstance(actions, list):
-            raise EngineError("saved actions must be a list")
-        return cls.replay(options, seed, first_dealer, actions, deals=deals)
 
     def copy(self) -> Game:
         """An independent copy (for look-ahead and tests): cheap, no deepcopy."""
