@@ -57,6 +57,13 @@ def run(python: Path, *args: str) -> int:
 
 
 def command_run(extra: list[str]) -> int:
+    # Said before any set-up: a missing token should not wait for an install to be reported.
+    from bot.__main__ import settings_problem  # standard library only
+
+    problem = settings_problem(extra)
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
     python = ensure_env("requirements.lock")
     return subprocess.run([str(python), "-m", "bot", *extra], cwd=ROOT).returncode
 

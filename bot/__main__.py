@@ -62,13 +62,27 @@ async def run_bot(settings: Settings, *, sync_only: bool = False) -> None:
     log.info("stopped")
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = parse_args(sys.argv[1:] if argv is None else argv)
+def settings_problem(argv: list[str]) -> str | None:
+    """The one sentence that stops a start before anything else happens (standard library only:
+    `dev.py run` asks it before installing anything, so a missing token is said at once)."""
+    args = parse_args(argv)
     try:
         settings = Settings.load()
     except SettingsError as error:
-        print(error, file=sys.stderr)
+        return str(error)
+    if args.command in ("run", "sync") and not args.demo and not settings.token:
+        return NO_TOKEN
+    return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    problem = settings_problem(argv)
+    if problem:
+        print(problem, file=sys.stderr)
         return 2
+    args = parse_args(argv)
+    settings = Settings.load()
     configure_logging(settings.log_level)
     if args.demo:
         from bot.demo import run_demo
@@ -83,9 +97,6 @@ def main(argv: list[str] | None = None) -> int:
         asyncio.run(backup_database(settings.database_path, args.path))
         print(f"Backup written to {args.path}")
         return 0
-    if not settings.token:
-        print(NO_TOKEN, file=sys.stderr)
-        return 2
     try:
         asyncio.run(run_bot(settings, sync_only=args.command == "sync"))
     except KeyboardInterrupt:
