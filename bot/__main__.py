@@ -94,7 +94,11 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         from bot.storage import backup_database
 
-        asyncio.run(backup_database(settings.database_path, args.path))
+        try:
+            asyncio.run(backup_database(settings.database_path, args.path))
+        except FileNotFoundError:
+            print(f"There is no database at {settings.database_path} to back up.", file=sys.stderr)
+            return 2
         print(f"Backup written to {args.path}")
         return 0
     try:

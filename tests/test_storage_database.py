@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
 import subprocess
 import sys
@@ -319,7 +320,7 @@ async def test_backup_is_consistent_while_another_task_keeps_writing(tmp_path: P
 async def test_backup_cli_helper_from_another_process_while_the_bot_writes(
     tmp_path: Path,
 ) -> None:
-    """What `python -m bot backup PATH` does: a separate process copies the live database."""
+    """`python -m bot backup PATH`: a separate process copies the live database."""
     db = await open_db(tmp_path)
     store = SqliteTableStore(db)
     table = await start(store, lobby(), started_at=1.0)
@@ -330,14 +331,11 @@ async def test_backup_cli_helper_from_another_process_while_the_bot_writes(
             await act(store, table, 0, "pass")
 
     dest = tmp_path / "copy.db"
-    code = (
-        "import asyncio, sys; from bot.storage import backup_database; "
-        "asyncio.run(backup_database(sys.argv[1], sys.argv[2]))"
-    )
+    env = {**os.environ, "DATABASE_PATH": str(db.path)}
     try:
         task = asyncio.create_task(writer())
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-c", code, str(db.path), str(dest), cwd=ROOT
+            sys.executable, "-m", "bot", "backup", str(dest), cwd=ROOT, env=env
         )
         assert await process.wait() == 0
         stop.set()
@@ -351,6 +349,21 @@ async def test_backup_of_a_missing_database_creates_nothing(tmp_path: Path) -> N
     with pytest.raises(FileNotFoundError):
         await backup_database(tmp_path / "missing.db", tmp_path / "copy.db")
     assert not (tmp_path / "missing.db").exists()
+    assert not (tmp_path / "copy.db").exists()
+
+
+def test_backup_command_without_a_database_is_one_sentence(tmp_path: Path) -> None:
+    env = {**os.environ, "DATABASE_PATH": str(tmp_path / "missing.db")}
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "backup", str(tmp_path / "copy.db")],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "no database" in done.stderr.lower()
     assert not (tmp_path / "copy.db").exists()
 
 
