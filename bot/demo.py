@@ -3,9 +3,10 @@
 The project's Discord emulator starts on 127.0.0.1 and the real, unmodified bot connects to it
 (a temporary database that is removed afterwards). One simulated person, Sam, opens a table, fills
 it with three bot seats and plays a whole game of Euchre, then one of Truco Mineiro, by clicking
-the buttons Sam sees: "Show my hand" (later "Refresh") for the private hand message, then a card
-or a decision on it. Sam picks what the engine's bot player would pick from Sam's own seat (it
-reads `game.view(seat)` only: what the hand message shows), so Sam plays sensibly.
+the buttons Sam sees: "Show my hand" once for the private hand message (the bot keeps it up to
+date; "Refresh" only if it lags), then a card or a decision on it. Sam picks what the engine's
+bot player would pick from Sam's own seat (it reads `game.view(seat)` only: what the hand
+message shows), so Sam plays sensibly.
 
 The transcript on stdout shows each distinct state of the public table message as the channel
 saw it (see bot/demo_transcript.py), Sam's private view and clicks (the `▸` lines), and each
@@ -27,6 +28,7 @@ import logging
 import random
 import sys
 import tempfile
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,6 +52,7 @@ DEMO_EDIT_WINDOW = 1.5  # seconds of the channel edit bucket (Discord: 5 s)
 PLAYER_NAME = "sam"
 MAX_TURNS = 2000  # of the player, per game: a game that does not end is a bug, not a long game
 SETTLE_TIMEOUT = 30.0  # the public message waits for a slot of the channel's edit bucket
+LIVE_HAND_GRACE = 2.0  # seconds Sam's hand message gets to follow the table by itself
 POLL_INTERVAL = 0.05
 
 
@@ -180,11 +183,32 @@ class DemoPlayer:
             if hand is None:
                 self.say("clicks Show my hand")
                 hand = await self.user.click(message, "Show my hand")
-            else:
+            elif not await self._offers(hand, table, LIVE_HAND_GRACE):
+                # The bot keeps the hand message up to date by itself; Refresh if it lags.
                 self.say("clicks Refresh on the hand message")
                 hand = await self.user.click(hand, f"tb:{table.id}:refresh")
+            if not await self._offers(hand, table, SETTLE_TIMEOUT):
+                raise RuntimeError(f"the hand message never offered move {table.version}")
             await self._act(table, hand)
         raise RuntimeError(f"the {table.game_name} game did not end in {MAX_TURNS} turns")
+
+    @staticmethod
+    async def _offers(hand: Message, table: Table, timeout: float) -> bool:  # noqa: ASYNC109
+        """Until the hand message offers actions drawn for the table's current version (an
+        answer may come as a later edit, and the hand follows the table by itself)."""
+        prefix = f"t:{table.id}:{table.version}:"
+
+        def current(message: Message) -> bool:
+            return any(
+                b.custom_id and b.custom_id.startswith(prefix) and not b.disabled
+                for b in message.buttons
+            )
+
+        try:
+            await hand.wait_until(current, timeout=timeout)
+        except TimeoutError:
+            return False
+        return True
 
     async def _act(self, table: Table, hand: Message) -> None:
         names = self.transcript.names
@@ -330,5 +354,9 @@ async def run_demo(*, delay: float = DEMO_DELAY, seed: int | None = None) -> int
     # discord.py's own switches for its "voice will NOT be supported" warnings: no voice here.
     discord.VoiceClient.warn_nacl = False
     discord.VoiceClient.warn_dave = False
-    report = await play_demo(delay=delay, seed=seed, write=_stdout_writer())
+    try:
+        report = await play_demo(delay=delay, seed=seed, write=_stdout_writer())
+    except Exception:  # the transcript so far is printed; say why it stopped, then exit 1
+        traceback.print_exc()
+        return 1
     return 0 if report.ok else 1
