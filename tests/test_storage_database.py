@@ -43,7 +43,10 @@ async def test_migrations_build_the_schema_from_an_empty_file(tmp_path: Path) ->
         latest = load_migrations()[-1].version
         assert await db.schema_version() == latest
         assert user_tables(db.path) == EXPECTED_TABLES
-        assert peek(db.path, "SELECT version, name FROM schema_version") == [(1, "initial")]
+        assert peek(db.path, "SELECT version, name FROM schema_version") == [
+            (1, "initial"),
+            (2, "table_settings_and_bot_levels"),
+        ]
         assert await db.migrate() == []  # nothing left to apply
     finally:
         await db.close()
@@ -56,7 +59,7 @@ async def test_reopening_keeps_data_and_applies_nothing_twice(tmp_path: Path) ->
     db = await open_db(tmp_path)
     try:
         assert await db.migrate() == []
-        assert peek(db.path, "SELECT count(*) FROM schema_version") == [(1,)]
+        assert peek(db.path, "SELECT count(*) FROM schema_version") == [(len(load_migrations()),)]
         assert await SqliteTableStore(db).get_table(table_id) is not None
     finally:
         await db.close()

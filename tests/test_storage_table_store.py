@@ -61,10 +61,11 @@ async def test_table_round_trip_lobby_start_append_returns_exact_records(tmp_pat
         table.seats = [
             SeatRecord(100, "user100"),
             SeatRecord(101, "Zoë ♠"),
-            SeatRecord(None, "Bot", True),
+            SeatRecord(None, "Bot", True, level="hard"),
             SeatRecord(103, "user103"),
         ]
         table.options = {**table.options, "target": 11}
+        table.settings = {"turn_timer": 60, "pings": False}
         table.version = 4
         await store.save_lobby(table)
         await store.set_message(table.id, 987654321098765432)

@@ -20,7 +20,7 @@ from bot.tables.records import GameResult, SeatRecord, TableRecord, TableStore
 
 _TABLE_COLUMNS = (
     "id, guild_id, channel_id, message_id, host_id, game, options, status, seed, first_dealer,"
-    " version, created_at, started_at"
+    " version, created_at, started_at, settings"
 )
 
 
@@ -34,8 +34,8 @@ class SqliteTableStore:
         async with self._db.transaction() as conn:
             cursor = await conn.execute(
                 "INSERT INTO tables (guild_id, channel_id, message_id, host_id, game, options,"
-                " status, seed, first_dealer, version, created_at, started_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " status, seed, first_dealer, version, created_at, started_at, settings)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     table.guild_id,
                     table.channel_id,
@@ -49,6 +49,7 @@ class SqliteTableStore:
                     table.version,
                     table.created_at,
                     table.started_at,
+                    json.dumps(table.settings),
                 ),
             )
             table_id = cursor.lastrowid
@@ -61,8 +62,16 @@ class SqliteTableStore:
         async with self._db.transaction() as conn:
             changed = await execute(
                 conn,
-                "UPDATE tables SET host_id = ?, options = ?, status = ?, version = ? WHERE id = ?",
-                (table.host_id, json.dumps(table.options), table.status, table.version, table.id),
+                "UPDATE tables SET host_id = ?, options = ?, settings = ?, status = ?, version = ?"
+                " WHERE id = ?",
+                (
+                    table.host_id,
+                    json.dumps(table.options),
+                    json.dumps(table.settings),
+                    table.status,
+                    table.version,
+                    table.id,
+                ),
             )
             if not changed:
                 raise TableNotFound(table.id)
@@ -190,10 +199,10 @@ async def _write_seats(
     await execute(conn, "DELETE FROM table_seats WHERE table_id = ?", (table_id,))
     await execute_many(
         conn,
-        "INSERT INTO table_seats (table_id, position, user_id, is_bot, name)"
-        " VALUES (?, ?, ?, ?, ?)",
+        "INSERT INTO table_seats (table_id, position, user_id, is_bot, name, level)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
         [
-            (table_id, position, seat.user_id, int(seat.is_bot), seat.name)
+            (table_id, position, seat.user_id, int(seat.is_bot), seat.name, seat.level)
             for position, seat in enumerate(seats)
             if seat is not None
         ],
@@ -232,11 +241,14 @@ def _decode_table(row: sqlite3.Row) -> TableRecord:
         actions=[],
         created_at=row["created_at"],
         started_at=row["started_at"],
+        settings=json.loads(row["settings"]),
     )
 
 
 def _decode_seat(row: sqlite3.Row) -> SeatRecord:
-    return SeatRecord(user_id=row["user_id"], name=row["name"], is_bot=bool(row["is_bot"]))
+    return SeatRecord(
+        user_id=row["user_id"], name=row["name"], is_bot=bool(row["is_bot"]), level=row["level"]
+    )
 
 
 if TYPE_CHECKING:

@@ -17,6 +17,7 @@ class SeatRecord:
     user_id: int | None
     name: str
     is_bot: bool = False
+    level: str | None = None  # a bot's strength: "easy" | "normal" | "hard"; None for a human
 
 
 @dataclass
@@ -42,6 +43,9 @@ class TableRecord:
     actions: list[tuple[int, str]] = field(default_factory=list)
     created_at: float = 0.0
     started_at: float | None = None
+    # Table settings that are not game rules (turn timer, pings, pictures): the engine never sees
+    # them, so they may change while a game runs.
+    settings: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -82,7 +86,7 @@ class TableStore(Protocol):
         """Insert a new table (its `id` is ignored) and return the new id."""
 
     async def save_lobby(self, table: TableRecord) -> None:
-        """Store seats, options, host, status and version of a table in its lobby."""
+        """Store seats, options, settings, host, status and version of a table in its lobby."""
 
     async def set_message(self, table_id: int, message_id: int | None) -> None:
         """Remember the channel message that shows the table."""
