@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import time
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -37,6 +39,7 @@ class CardTableBot(commands.Bot):
         *,
         extensions: tuple[str, ...] = EXTENSIONS,
         guild_ready_timeout: float = 2.0,
+        clock: Callable[[], float] = time.time,
         **options: Any,
     ) -> None:
         super().__init__(
@@ -48,6 +51,8 @@ class CardTableBot(commands.Bot):
             **options,
         )
         self.settings = settings
+        # The table service's clock (turn deadlines); tests give the emulator's.
+        self.clock = clock
         self.extension_names = extensions
         self.db: Database | None = None
         self.results: ResultsRepository | None = None
@@ -59,7 +64,7 @@ class CardTableBot(commands.Bot):
         self.db = await Database.open(self.settings.database_path)
         self.results = ResultsRepository(self.db)
         self.table_service = TableService(
-            SqliteTableStore(self.db), bot_move_delay=self.settings.bot_move_delay
+            SqliteTableStore(self.db), bot_move_delay=self.settings.bot_move_delay, clock=self.clock
         )
         self.table_ui = TableUI(self, self.table_service)
         # Templates, not per-message views: buttons of every table (old ones too) keep working.

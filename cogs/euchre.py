@@ -10,6 +10,7 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from bot.texts import t
+from bot.ui.table_ui import chosen_settings, setting_choices
 
 
 def _choices(option: str, values: tuple[Any, ...]) -> list[Choice[Any]]:
@@ -31,6 +32,8 @@ class Euchre(commands.GroupCog, group_name="euchre", group_description=t("cmd.eu
         joker=t("cmd.euchre.joker"),
         seating=t("cmd.euchre.seating"),
         match=t("cmd.euchre.match"),
+        turn_timer=t("cmd.new.turn_timer"),
+        pings=t("cmd.new.pings"),
     )
     @app_commands.choices(
         target=_choices("target", (10, 7, 5)),
@@ -39,6 +42,7 @@ class Euchre(commands.GroupCog, group_name="euchre", group_description=t("cmd.eu
         deck=_choices("deck", (24, 28, 32)),
         seating=_choices("seating", ("random", "draw")),
         match=_choices("match", ("game", "rubber")),
+        turn_timer=setting_choices("turn_timer"),
     )
     async def new(
         self,
@@ -51,6 +55,8 @@ class Euchre(commands.GroupCog, group_name="euchre", group_description=t("cmd.eu
         joker: bool | None = None,
         seating: Choice[str] | None = None,
         match: Choice[str] | None = None,
+        turn_timer: Choice[int] | None = None,
+        pings: bool | None = None,
     ) -> None:
         options: dict[str, Any] = {}
         for name, choice in (
@@ -67,7 +73,8 @@ class Euchre(commands.GroupCog, group_name="euchre", group_description=t("cmd.eu
             options["stick_the_dealer"] = stick_the_dealer
         if joker is not None:
             options["joker"] = joker
-        await self.bot.table_ui.create_table(interaction, "euchre", options)  # type: ignore[attr-defined]
+        settings = chosen_settings(turn_timer, pings)
+        await self.bot.table_ui.create_table(interaction, "euchre", options, settings)  # type: ignore[attr-defined]
 
 
 async def setup(bot: commands.Bot) -> None:

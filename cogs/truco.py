@@ -10,6 +10,7 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from bot.texts import t
+from bot.ui.table_ui import chosen_settings, setting_choices
 
 
 class Truco(commands.GroupCog, group_name="truco", group_description=t("cmd.truco")):
@@ -18,17 +19,27 @@ class Truco(commands.GroupCog, group_name="truco", group_description=t("cmd.truc
         super().__init__()
 
     @app_commands.command(name="new", description=t("cmd.truco.new"))
-    @app_commands.describe(target=t("cmd.truco.target"))
+    @app_commands.describe(
+        target=t("cmd.truco.target"),
+        turn_timer=t("cmd.new.turn_timer"),
+        pings=t("cmd.new.pings"),
+    )
     @app_commands.choices(
-        target=[Choice(name=t(f"cmd.truco.target.{v}"), value=v) for v in (12, 24, 6)]
+        target=[Choice(name=t(f"cmd.truco.target.{v}"), value=v) for v in (12, 24, 6)],
+        turn_timer=setting_choices("turn_timer"),
     )
     async def new(
-        self, interaction: discord.Interaction, target: Choice[int] | None = None
+        self,
+        interaction: discord.Interaction,
+        target: Choice[int] | None = None,
+        turn_timer: Choice[int] | None = None,
+        pings: bool | None = None,
     ) -> None:
         options: dict[str, Any] = {}
         if target is not None:
             options["target"] = target.value
-        await self.bot.table_ui.create_table(interaction, "truco", options)  # type: ignore[attr-defined]
+        settings = chosen_settings(turn_timer, pings)
+        await self.bot.table_ui.create_table(interaction, "truco", options, settings)  # type: ignore[attr-defined]
 
 
 async def setup(bot: commands.Bot) -> None:

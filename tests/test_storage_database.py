@@ -46,6 +46,7 @@ async def test_migrations_build_the_schema_from_an_empty_file(tmp_path: Path) ->
         assert peek(db.path, "SELECT version, name FROM schema_version") == [
             (1, "initial"),
             (2, "table_settings_and_bot_levels"),
+            (3, "turn_timers_pings_ready"),
         ]
         assert await db.migrate() == []  # nothing left to apply
     finally:

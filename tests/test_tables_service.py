@@ -318,9 +318,16 @@ async def test_a_result_is_recorded_with_the_last_action(
     with pytest.raises(errors.ActionRefused) as refused:
         await service.act(table.id, HOST, "play:4C", table.version)
     assert refused.value.key == "table.error.game_over"
-    # Play again: same seats, a new game, the log starts over.
-    await service.play_again(table.id, ANA)
+    # Play again is a ready check: the next game starts when the four humans are ready.
+    for user in (ANA, HOST, BIA):
+        await service.play_again(table.id, user)
+        assert table.status == "finished"
+    with pytest.raises(errors.AlreadyReady):
+        await service.play_again(table.id, ANA)
+    assert table.record.ready == [ANA, HOST, BIA]
+    await service.play_again(table.id, CAU)
     assert table.status == "playing" and table.game is not None and not table.game.actions
+    assert table.record.ready == []
     stored = (await service.store.load_active())[0]  # type: ignore[attr-defined]
     assert stored.actions == [] and stored.seed == table.record.seed
 

@@ -101,7 +101,9 @@ async def run_bot(
     ready_timeout: float = 15.0,
 ) -> AsyncIterator[CardTableBot]:
     """The project's real bot (`CardTableBot`) on the emulator. The settings' token is replaced
-    by the emulator's; everything else (database path, DEV_GUILD_ID...) is used as given."""
+    by the emulator's; everything else (database path, DEV_GUILD_ID...) is used as given. The
+    bot's table service runs on the emulator's clock: `emu.clock.advance()` moves its turn
+    timers too."""
     from bot.client import EXTENSIONS, CardTableBot
 
     settings = dataclasses.replace(settings, token=emu.token)
@@ -109,6 +111,13 @@ async def run_bot(
         settings,
         extensions=EXTENSIONS if extensions is None else extensions,
         guild_ready_timeout=guild_ready_timeout,
+        clock=emu.clock.time,
     )
+
+    def clock_moved() -> None:
+        if bot.table_service is not None and not bot.is_closed():
+            bot.table_service.time_moved()
+
+    emu.clock.on_advance(clock_moved)
     async with run_client(emu, bot, ready_timeout=ready_timeout) as running:
         yield running

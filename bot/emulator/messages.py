@@ -7,6 +7,7 @@ are allowed (EPHEMERAL only through an interaction) and who may see the result.
 from __future__ import annotations
 
 import copy
+import re
 from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -30,6 +31,19 @@ if TYPE_CHECKING:
     from bot.emulator.users import SimulatedUser
 
 MESSAGE_CONTENT_INTENT = 1 << 15
+USER_MENTION = re.compile(r"<@!?(\d{1,20})>")
+
+
+def notified_users(content: str, allowed_mentions: dict[str, Any] | None) -> list[int]:
+    """Who a NEW message notifies: the users mentioned in its content (mentions in embeds never
+    notify), as `allowed_mentions` permits — absent: all; `parse` with "users": all; else only
+    those in its `users` list. Discord notifies nobody for a mention added by an edit, so only
+    message creation calls this."""
+    mentioned = list(dict.fromkeys(int(m) for m in USER_MENTION.findall(content)))
+    if allowed_mentions is None or "users" in (allowed_mentions.get("parse") or ()):
+        return mentioned
+    allowed = {int(u) for u in allowed_mentions.get("users") or ()}
+    return [u for u in mentioned if u in allowed]
 
 
 @dataclass
@@ -223,6 +237,12 @@ class Messages:
         )
         self._emu.messages[message.id] = message
         if ephemeral_for is None:
+            message.notified = [
+                u
+                for u in notified_users(message.content, body.get("allowed_mentions"))
+                if u in self._emu.users
+            ]
+            self._emu.notifications.extend((u, message.id) for u in message.notified)
             channel.add_public(message)
             self.echo("MESSAGE_CREATE", message)
         else:

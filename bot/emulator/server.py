@@ -59,6 +59,8 @@ class Emulator:
         self.channels: dict[int, Channel] = {}
         self.users: dict[int, SimulatedUser] = {}
         self.messages: dict[int, Message] = {}
+        # (user id, message id) of every notification a new public message caused, in order.
+        self.notifications: list[tuple[int, int]] = []
         self.commands = CommandRegistry(self.clock, self.snowflakes, self.application_id)
         self.ratelimits = RateLimiter(self.clock, rate_limits, *message_rate)
         self.old_message_edits = OldMessageEdits(self.clock)

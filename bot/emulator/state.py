@@ -327,6 +327,7 @@ class Message:
         self.reference = reference
         self.deleted = False
         self.dismissed = False
+        self.notified: list[int] = []  # users this message notified when it was created
         self.versions: list[MessageVersion] = []
         self.snapshot_version()
 

@@ -20,7 +20,7 @@ from bot.tables.records import GameResult, SeatRecord, TableRecord, TableStore
 
 _TABLE_COLUMNS = (
     "id, guild_id, channel_id, message_id, host_id, game, options, status, seed, first_dealer,"
-    " version, created_at, started_at, settings"
+    " version, created_at, started_at, settings, turn_deadline, turn_warned, ping_message_id, ready"
 )
 
 
@@ -62,14 +62,17 @@ class SqliteTableStore:
         async with self._db.transaction() as conn:
             changed = await execute(
                 conn,
-                "UPDATE tables SET host_id = ?, options = ?, settings = ?, status = ?, version = ?"
-                " WHERE id = ?",
+                "UPDATE tables SET host_id = ?, options = ?, settings = ?, status = ?, version = ?,"
+                " turn_deadline = ?, turn_warned = ?, ready = ? WHERE id = ?",
                 (
                     table.host_id,
                     json.dumps(table.options),
                     json.dumps(table.settings),
                     table.status,
                     table.version,
+                    table.turn_deadline,
+                    int(table.turn_warned),
+                    json.dumps(table.ready),
                     table.id,
                 ),
             )
@@ -85,13 +88,32 @@ class SqliteTableStore:
             if not changed:
                 raise TableNotFound(table_id)
 
+    async def set_turn(self, table_id: int, deadline: float | None, warned: bool) -> None:
+        async with self._db.transaction() as conn:
+            changed = await execute(
+                conn,
+                "UPDATE tables SET turn_deadline = ?, turn_warned = ? WHERE id = ?",
+                (deadline, int(warned), table_id),
+            )
+            if not changed:
+                raise TableNotFound(table_id)
+
+    async def set_ping(self, table_id: int, message_id: int | None) -> None:
+        async with self._db.transaction() as conn:
+            changed = await execute(
+                conn, "UPDATE tables SET ping_message_id = ? WHERE id = ?", (message_id, table_id)
+            )
+            if not changed:
+                raise TableNotFound(table_id)
+
     async def start_game(self, table: TableRecord) -> None:
         """Also stores the options (harmless, and the game must replay with exactly these)."""
         async with self._db.transaction() as conn:
             changed = await execute(
                 conn,
                 "UPDATE tables SET options = ?, seed = ?, first_dealer = ?, status = ?,"
-                " version = ?, started_at = ? WHERE id = ?",
+                " version = ?, started_at = ?, turn_deadline = ?, turn_warned = 0, ready = ?"
+                " WHERE id = ?",
                 (
                     json.dumps(table.options),
                     _encode_seed(table.seed),
@@ -99,6 +121,8 @@ class SqliteTableStore:
                     table.status,
                     table.version,
                     table.started_at,
+                    table.turn_deadline,
+                    json.dumps(table.ready),
                     table.id,
                 ),
             )
@@ -114,6 +138,9 @@ class SqliteTableStore:
         action: str,
         version: int,
         result: GameResult | None = None,
+        *,
+        deadline: float | None = None,
+        seats: list[SeatRecord | None] | None = None,
     ) -> None:
         """Raises StaleVersion (nothing written) unless `version` is the stored version + 1,
         TableNotFound, or TableNotPlaying when the table is in its lobby or finished."""
@@ -141,9 +168,12 @@ class SqliteTableStore:
             )
             await execute(
                 conn,
-                "UPDATE tables SET version = ?, status = ? WHERE id = ?",
-                (version, "finished" if result is not None else "playing", table_id),
+                "UPDATE tables SET version = ?, status = ?, turn_deadline = ?, turn_warned = 0"
+                " WHERE id = ?",
+                (version, "finished" if result is not None else "playing", deadline, table_id),
             )
+            if seats is not None:
+                await _write_seats(conn, table_id, seats)
             if result is not None:
                 await record_game(conn, result)
 
@@ -199,10 +229,20 @@ async def _write_seats(
     await execute(conn, "DELETE FROM table_seats WHERE table_id = ?", (table_id,))
     await execute_many(
         conn,
-        "INSERT INTO table_seats (table_id, position, user_id, is_bot, name, level)"
-        " VALUES (?, ?, ?, ?, ?, ?)",
+        "INSERT INTO table_seats (table_id, position, user_id, is_bot, name, level, missed, away,"
+        " left_user_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [
-            (table_id, position, seat.user_id, int(seat.is_bot), seat.name, seat.level)
+            (
+                table_id,
+                position,
+                seat.user_id,
+                int(seat.is_bot),
+                seat.name,
+                seat.level,
+                seat.missed,
+                int(seat.away),
+                seat.left_user_id,
+            )
             for position, seat in enumerate(seats)
             if seat is not None
         ],
@@ -242,12 +282,22 @@ def _decode_table(row: sqlite3.Row) -> TableRecord:
         created_at=row["created_at"],
         started_at=row["started_at"],
         settings=json.loads(row["settings"]),
+        turn_deadline=row["turn_deadline"],
+        turn_warned=bool(row["turn_warned"]),
+        ping_message_id=row["ping_message_id"],
+        ready=json.loads(row["ready"]),
     )
 
 
 def _decode_seat(row: sqlite3.Row) -> SeatRecord:
     return SeatRecord(
-        user_id=row["user_id"], name=row["name"], is_bot=bool(row["is_bot"]), level=row["level"]
+        user_id=row["user_id"],
+        name=row["name"],
+        is_bot=bool(row["is_bot"]),
+        level=row["level"],
+        missed=row["missed"],
+        away=bool(row["away"]),
+        left_user_id=row["left_user_id"],
     )
 
 

@@ -113,3 +113,13 @@ class ActionRefused(TableError):
         if isinstance(error, IllegalAction):
             return cls(table, "table.error.illegal")
         return cls(table, "table.error.illegal")
+
+
+class NotAway(TableError):
+    """ "I'm back" from a player whose seat no bot is playing."""
+
+    key = "table.error.not_away"
+
+
+class AlreadyReady(TableError):
+    key = "table.error.already_ready"

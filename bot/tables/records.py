@@ -18,6 +18,16 @@ class SeatRecord:
     name: str
     is_bot: bool = False
     level: str | None = None  # a bot's strength: "easy" | "normal" | "hard"; None for a human
+    # A human's turns a bot played in a row when their turn timer ran out; `away` (3 or more):
+    # the bot keeps playing for them at once until they are back.
+    missed: int = 0
+    away: bool = False
+    left_user_id: int | None = None  # a bot seat left by this player mid-game
+
+    @property
+    def covered(self) -> bool:
+        """A bot plays this human's turns (shown as "🤖 playing for @name")."""
+        return not self.is_bot and (self.missed > 0 or self.away)
 
 
 @dataclass
@@ -46,6 +56,12 @@ class TableRecord:
     # Table settings that are not game rules (turn timer, pings, pictures): the engine never sees
     # them, so they may change while a game runs.
     settings: dict[str, Any] = field(default_factory=dict)
+    # When a bot plays for the human to act (None: no timer running), and whether the
+    # half-time warning went out. Stored with each action: a restart keeps the deadline.
+    turn_deadline: float | None = None
+    turn_warned: bool = False
+    ping_message_id: int | None = None  # the table's one turn ping in its channel
+    ready: list[int] = field(default_factory=list)  # who clicked "Play again" (finished table)
 
 
 @dataclass(frozen=True)
@@ -86,7 +102,14 @@ class TableStore(Protocol):
         """Insert a new table (its `id` is ignored) and return the new id."""
 
     async def save_lobby(self, table: TableRecord) -> None:
-        """Store seats, options, settings, host, status and version of a table in its lobby."""
+        """Store seats, options, settings, host, status, version, turn timer and ready list
+        (a lobby; also a change of seats, timer or ready list while a game runs or is over)."""
+
+    async def set_turn(self, table_id: int, deadline: float | None, warned: bool) -> None:
+        """Store the turn timer alone (the half-time warning went out)."""
+
+    async def set_ping(self, table_id: int, message_id: int | None) -> None:
+        """Remember the table's turn ping message."""
 
     async def set_message(self, table_id: int, message_id: int | None) -> None:
         """Remember the channel message that shows the table."""
@@ -102,8 +125,13 @@ class TableStore(Protocol):
         action: str,
         version: int,
         result: GameResult | None = None,
+        *,
+        deadline: float | None = None,
+        seats: list[SeatRecord | None] | None = None,
     ) -> None:
-        """Append one action and set the table's version, in ONE transaction. With `result`
+        """Append one action and set the table's version and turn deadline (the warning is
+        reset), with `seats` when they changed (a bot played for a human, a human is back),
+        in ONE transaction. With `result`
         (the action finished the game) the same transaction records the finished game, its
         players, their statistics and ratings, and marks the table finished."""
 

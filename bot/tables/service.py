@@ -13,13 +13,25 @@ Discord-free. Every change of a table passes here, under that table's `asyncio.L
   the bot seats get their turn.
 
 Bot seats are played by the engine's `bot_player` through the same apply path, after
-`bot_move_delay` seconds, one table task at a time; they resume after `restore()`.
+`bot_move_delay` seconds, one table task at a time; they resume after `restore()`. A failed
+write (a full disk) is retried with backoff: a bot seat never stops for good.
+
+Turn timers are table state, not a sleeping coroutine per click: each action stores the deadline
+of the human whose turn it is (`turn_deadline`, so a restart keeps it), and ONE scheduler task
+wakes at the earliest warning or deadline of all tables, on the service's clock. At half time
+listeners hear CHANGE_WARNING; at the deadline a bot plays that turn for the human through the
+same apply path (their seat counts a missed turn; after 3 in a row the bot keeps the seat until
+they are back). Seat changes that are not game actions (a player is back, leaves mid-game, is
+ready for the next game) are stored in one transaction under the lock but do not bump the
+version: the version numbers the game's actions (start + i), which stale-click answers and
+replays rely on; those changes are idempotent and change no game button's meaning.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import secrets
 import time
@@ -30,11 +42,13 @@ from typing import Any
 from bot.engine.common import EngineError, team_of
 from bot.tables.errors import (
     ActionRefused,
+    AlreadyReady,
     AlreadySeated,
     BadOptions,
     ChannelBusy,
     NoSuchTable,
     NotAllowedToEnd,
+    NotAway,
     NotFinished,
     NotHost,
     NotInLobby,
@@ -48,6 +62,7 @@ from bot.tables.errors import (
 from bot.tables.games import EngineGame, GameRules, rules_for
 from bot.tables.records import GameResult, SeatRecord, TableRecord, TableStore
 from bot.tables.results import build_result
+from bot.tables.settings import BY_NAME, normalise_settings, setting_of
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +75,11 @@ CHANGE_STARTED = "started"
 CHANGE_ACTION = "action"
 CHANGE_CLOSED = "closed"
 CHANGE_RESTORED = "restored"
+CHANGE_SEATS = "seats"  # a player is back, left mid-game, or is ready for the next game
+CHANGE_WARNING = "warning"  # half of the turn timer has run out
+
+AWAY_AFTER = 3  # missed turns in a row after which the bot keeps the seat
+TAKEOVER_LEVEL = "normal"  # the bot that plays for a human whose time ran out
 
 Listener = Callable[["Table", str], None]
 
@@ -157,6 +177,25 @@ class Table:
     def is_bot_seat(self, seat: int) -> bool:
         return self.player_at(seat).is_bot
 
+    def bot_plays(self, seat: int) -> bool:
+        """A bot seat, or a human away from it: a bot plays its turns at once."""
+        player = self.player_at(seat)
+        return player.is_bot or player.away
+
+    def humans_to_act(self) -> list[int]:
+        """The game seats whose human must act now (their turn timer runs)."""
+        game = self.game
+        if self.closed or game is None or game.is_over:
+            return []
+        return [s for s in game.to_act if not self.bot_plays(s)]
+
+    @property
+    def turn_timer(self) -> int:
+        return int(setting_of(self.record.settings, "turn_timer"))
+
+    def humans(self) -> list[int]:
+        return [s.user_id for s in self.seats if s is not None and s.user_id is not None]
+
     def free_positions(self) -> list[int]:
         return [p for p in POSITIONS if self.record.seats[p] is None]
 
@@ -184,9 +223,15 @@ class TableService:
         bot_move_delay: float = 1.0,
         clock: Callable[[], float] = time.time,
         seed_source: Callable[[], int] = lambda: secrets.randbits(64),
+        retry_delay: float = 1.0,
+        max_retry_delay: float = 60.0,
     ) -> None:
         self.store = store
         self.bot_move_delay = bot_move_delay
+        # A failed write of a bot move or a timer step is retried after retry_delay, doubling
+        # up to max_retry_delay seconds.
+        self.retry_delay = retry_delay
+        self.max_retry_delay = max_retry_delay
         self._clock = clock
         self._seed_source = seed_source
         self._tables: dict[int, Table] = {}
@@ -195,6 +240,8 @@ class TableService:
         # Creating a table checks then claims its channel: one creation at a time.
         self._create_lock = asyncio.Lock()
         self._closing = False
+        self._timer_task: asyncio.Task[None] | None = None
+        self._timer_wake = asyncio.Event()
 
     # --- lookup ---------------------------------------------------------------------------------
 
@@ -232,6 +279,7 @@ class TableService:
         host_name: str,
         game: str,
         options: dict[str, Any] | None = None,
+        settings: dict[str, Any] | None = None,
     ) -> Table:
         """A new table in its lobby, the host seated at position 0. One active table per channel:
         a finished one is closed to make room, any other refuses with ChannelBusy."""
@@ -240,6 +288,7 @@ class TableService:
             normalised = rules.normalise_options(options)
         except (EngineError, TypeError) as error:
             raise BadOptions(reason=str(error)) from None
+        table_settings = normalise_settings(settings)
         replaced = None
         async with self._create_lock:
             current = self.in_channel(channel_id)
@@ -260,6 +309,7 @@ class TableService:
                 version=1,
                 seats=[SeatRecord(host_id, host_name), None, None, None],
                 created_at=self._clock(),
+                settings=table_settings,
             )
             record.id = await self.store.create_table(record)
             table = Table(record=record, rules=rules)
@@ -302,16 +352,58 @@ class TableService:
         return table
 
     async def leave(self, table_id: int, user_id: int) -> Table:
+        """Get up. In the lobby the seat is free again; mid-game a bot takes the seat (it
+        remembers who left) and the game goes on — when nobody is left the table closes; after
+        a game the seat is free for the next one."""
         table = self.get(table_id)
         async with table.lock:
             self._check_open(table)
-            self._check_lobby(table)
             position = table.position_of(user_id)
             if position is None:
                 raise NotSeated(table)
             seats = list(table.record.seats)
-            seats[position] = None
-            await self._save_lobby(table, seats)
+            if table.status == "lobby":
+                seats[position] = None
+                await self._save_lobby(table, seats)
+                change = CHANGE_LOBBY
+            elif table.status == "playing":
+                seats[position] = _bot_seat(position, level=TAKEOVER_LEVEL, left_user_id=user_id)
+                if not any(s is not None and not s.is_bot for s in seats):
+                    await self._close(table)
+                    change = CHANGE_CLOSED
+                else:
+                    await self._save_seats(table, seats)
+                    change = CHANGE_SEATS
+            else:
+                seats[position] = None
+                ready = [u for u in table.record.ready if u != user_id]
+                await self._save_seats(table, seats, ready=ready)
+                change = CHANGE_SEATS
+        self._changed(table, change)
+        return table
+
+    async def change_setting(self, table_id: int, user_id: int, name: str) -> Table:
+        """The host moves a table setting to its next value (in the lobby)."""
+        setting = BY_NAME.get(name)
+        table = self.get(table_id)
+        async with table.lock:
+            self._check_open(table)
+            self._check_lobby(table)
+            if user_id != table.host_id:
+                raise NotHost(table)
+            if setting is None:
+                raise BadOptions(table, reason=name)
+            record = table.record
+            previous = record.settings
+            record.settings = {
+                **previous,
+                name: setting.next_value(setting_of(previous, name)),
+            }
+            try:
+                await self._save_lobby(table, list(record.seats))
+            except BaseException:
+                record.settings = previous
+                raise
         self._changed(table, CHANGE_LOBBY)
         return table
 
@@ -331,7 +423,7 @@ class TableService:
             elif position not in free:
                 raise SeatTaken(table)
             seats = list(table.record.seats)
-            seats[position] = SeatRecord(None, f"Bot {position + 1}", is_bot=True)
+            seats[position] = _bot_seat(position)
             await self._save_lobby(table, seats)
         self._changed(table, CHANGE_LOBBY)
         return table
@@ -351,16 +443,63 @@ class TableService:
         return table
 
     async def play_again(self, table_id: int, user_id: int) -> Table:
-        """A finished table starts a new game with the same seats (any seated player asks)."""
+        """The ready check of a finished table: a seated player is ready for the next game,
+        which starts once every seated human is (bots always are) and the four seats are
+        filled."""
         table = self.get(table_id)
         async with table.lock:
             self._check_open(table)
             if table.status != "finished":
                 raise NotFinished(table)
-            if user_id != table.host_id and table.position_of(user_id) is None:
+            if table.position_of(user_id) is None:
                 raise NotSeated(table)
-            await self._start_game(table)
+            if user_id in table.record.ready:
+                raise AlreadyReady(table)
+            ready = [*table.record.ready, user_id]
+            if table.is_full and set(table.humans()) <= set(ready):
+                await self._start_game(table)
+                change = CHANGE_STARTED
+            else:
+                await self._save_seats(table, list(table.seats), ready=ready)
+                change = CHANGE_SEATS
+        self._changed(table, change)
+        return table
+
+    async def start_now(self, table_id: int, user_id: int) -> Table:
+        """The host starts the next game with the ready players; bots sit in the other seats."""
+        table = self.get(table_id)
+        async with table.lock:
+            self._check_open(table)
+            if table.status != "finished":
+                raise NotFinished(table)
+            if user_id != table.host_id:
+                raise NotHost(table)
+            ready = {*table.record.ready, user_id}
+            seats: list[SeatRecord | None] = [
+                seat
+                if seat is not None and (seat.is_bot or seat.user_id in ready)
+                else _bot_seat(position)
+                for position, seat in enumerate(table.seats)
+            ]
+            await self._start_game(table, seats)
         self._changed(table, CHANGE_STARTED)
+        return table
+
+    async def back(self, table_id: int, user_id: int) -> Table:
+        """A player whose turns a bot has been playing takes the seat back ("I'm back")."""
+        table = self.get(table_id)
+        async with table.lock:
+            self._check_open(table)
+            position = table.position_of(user_id)
+            if position is None:
+                raise NotSeated(table)
+            seat = table.seats[position]
+            if table.status != "playing" or seat is None or not seat.covered:
+                raise NotAway(table)
+            seats = list(table.seats)
+            seats[position] = dataclasses.replace(seat, missed=0, away=False)
+            await self._save_seats(table, seats)
+        self._changed(table, CHANGE_SEATS)
         return table
 
     async def cancel(self, table_id: int, user_id: int) -> Table:
@@ -393,6 +532,12 @@ class TableService:
         table.record.message_id = message_id
         await self.store.set_message(table_id, message_id)
 
+    async def set_ping(self, table_id: int, message_id: int | None) -> None:
+        """Remember the table's turn ping message (not a state change: no version)."""
+        table = self.get(table_id)
+        table.record.ping_message_id = message_id
+        await self.store.set_ping(table_id, message_id)
+
     # --- play -----------------------------------------------------------------------------------
 
     async def act(self, table_id: int, user_id: int, action: str, version: int) -> ActResult:
@@ -409,7 +554,13 @@ class TableService:
                 raise StaleVersion(
                     table, seat, partner_answered=self._partner_answered(table, seat, version)
                 )
-            events = await self._apply_locked(table, seat, action)
+            position = table.position_of_seat(seat)
+            player = table.seats[position]
+            seats = None
+            if player is not None and player.covered:  # playing again: back at the seat
+                seats = list(table.seats)
+                seats[position] = dataclasses.replace(player, missed=0, away=False)
+            events = await self._apply_locked(table, seat, action, seats=seats)
             new_version = table.version
         self._changed(table, CHANGE_ACTION)
         return ActResult(table, seat, action, events, new_version)
@@ -424,13 +575,22 @@ class TableService:
         other, action = actions[index]
         return other != seat and team_of(other) == team_of(seat) and action in ANSWERS
 
-    async def _apply_locked(self, table: Table, seat: int, action: str) -> list[Any]:
-        """Apply, persist, bump the version — the caller holds the lock.
+    async def _apply_locked(
+        self,
+        table: Table,
+        seat: int,
+        action: str,
+        *,
+        seats: list[SeatRecord | None] | None = None,
+    ) -> list[Any]:
+        """Apply, persist, bump the version — the caller holds the lock. `seats`: the seats as
+        they are after this action (a bot played for a human, or a human is back), stored in
+        the same transaction; the next turn's deadline is too.
 
-        The game, the action log and the version change together, with no await in between,
-        so whatever renders the table (a hand message, the coalesced public edit) always sees a
-        consistent state and the version that goes with it. If the write fails, all three are
-        put back as the store has them before the error goes on."""
+        The game, the action log, the seats, the deadline and the version change together, with
+        no await in between, so whatever renders the table (a hand message, the coalesced
+        public edit) always sees a consistent state and the version that goes with it. If the
+        write fails, all are put back as the store has them before the error goes on."""
         game = table.game
         assert game is not None
         try:
@@ -442,14 +602,26 @@ class TableService:
         result = None
         if game.is_over:
             result = build_result(record, table.seat_of_position, game, self._clock())
-        previous_status = record.status
+        previous = (record.status, record.seats, record.turn_deadline, record.turn_warned)
         record.actions.append((seat, action))
         record.version = new_version
+        if seats is not None:
+            record.seats = seats
         if result is not None:
             record.status = "finished"
             table.result = result
+        record.turn_deadline = self._turn_deadline(table)
+        record.turn_warned = False
         write = asyncio.ensure_future(
-            self.store.append_action(table.id, seat, action, new_version, result)
+            self.store.append_action(
+                table.id,
+                seat,
+                action,
+                new_version,
+                result,
+                deadline=record.turn_deadline,
+                seats=seats,
+            )
         )
         try:
             # Shielded: a cancelled caller must not abandon the write halfway; it completes.
@@ -462,7 +634,7 @@ class TableService:
             # Not stored: put the table back as the store has it, then report the failure.
             record.actions.pop()
             record.version = new_version - 1
-            record.status = previous_status
+            record.status, record.seats, record.turn_deadline, record.turn_warned = previous
             if result is not None:
                 table.result = None
             assert record.seed is not None
@@ -481,13 +653,12 @@ class TableService:
             return None
         to_act: list[int] = game.to_act
         for seat in to_act:
-            if not table.is_bot_seat(seat):
+            if not table.bot_plays(seat):
                 continue
             # A question either partner may answer (a truco ask, the hand of ten) is left to a
             # human partner: people at the table decide for their pair.
             if any(
-                o != seat and team_of(o) == team_of(seat) and not table.is_bot_seat(o)
-                for o in to_act
+                o != seat and team_of(o) == team_of(seat) and not table.bot_plays(o) for o in to_act
             ):
                 continue
             return seat
@@ -503,21 +674,133 @@ class TableService:
         table.bot_task = asyncio.create_task(self._run_bots(table), name=f"table-{table.id}-bots")
 
     async def _run_bots(self, table: Table) -> None:
-        try:
-            while True:
-                await asyncio.sleep(self.bot_move_delay)
+        """Play the bot seats' turns one after another. A failed move (the write failed: the
+        table is as the store has it) is tried again after a growing pause, never given up."""
+        failures = 0
+        while True:
+            await asyncio.sleep(self._retry_pause(failures) if failures else self.bot_move_delay)
+            try:
                 async with table.lock:
                     seat = self.bot_seat_to_act(table)
                     if seat is None:
                         return
-                    assert table.game is not None
-                    action = table.rules.bot_action(table.game, seat)
+                    level = table.player_at(seat).level or TAKEOVER_LEVEL
+                    action = await self._choose_bot_action(table, seat, level)
                     await self._apply_locked(table, seat, action)
-                self._notify(table, CHANGE_ACTION)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("bot move failed at table %s", table.id)
+            except Exception:
+                failures += 1
+                log.warning(
+                    "bot move failed at table %s (%d in a row); retrying in %.0f s",
+                    table.id,
+                    failures,
+                    self._retry_pause(failures),
+                    exc_info=True,
+                )
+                continue
+            failures = 0
+            self._notify(table, CHANGE_ACTION)
+            self._wake_timers()
+
+    async def _choose_bot_action(self, table: Table, seat: int, level: str) -> str:
+        """The move a bot of `level` makes for `seat` (the caller holds the table's lock)."""
+        assert table.game is not None
+        return table.rules.bot_action(table.game, seat)
+
+    def _retry_pause(self, failures: int) -> float:
+        return float(min(self.retry_delay * 2 ** (failures - 1), self.max_retry_delay))
+
+    # --- turn timers ----------------------------------------------------------------------------
+
+    def _turn_deadline(self, table: Table) -> float | None:
+        """When a bot plays for the human(s) to act now; None: no human to wait for, or no
+        timer at this table."""
+        timer = table.turn_timer
+        if not timer or not table.humans_to_act():
+            return None
+        return self._clock() + timer
+
+    def _timer_due(self, table: Table) -> float | None:
+        """When the table's timer next needs the scheduler: the warning, then the deadline."""
+        deadline = table.record.turn_deadline
+        if deadline is None or table.closed:
+            return None
+        if table.record.turn_warned:
+            return deadline
+        return deadline - table.turn_timer / 2
+
+    def time_moved(self) -> None:
+        """The clock jumped (tests advance it): look at the deadlines again now."""
+        self._wake_timers()
+
+    def _wake_timers(self) -> None:
+        if self._closing:
+            return
+        if self._timer_task is None or self._timer_task.done():
+            self._timer_task = asyncio.create_task(self._run_timers(), name="turn-timers")
+        self._timer_wake.set()
+
+    async def _run_timers(self) -> None:
+        """The one scheduler: sleep until the earliest warning or deadline of any table (or a
+        wake-up), handle what is due, repeat."""
+        failures = 0
+        while not self._closing:
+            self._timer_wake.clear()
+            now = self._clock()
+            dues = [(due, t) for t in self.tables if (due := self._timer_due(t)) is not None]
+            pause = None
+            for due, table in dues:
+                if due > now:
+                    continue
+                try:
+                    await self._on_timer(table)
+                    failures = 0
+                except Exception:
+                    failures += 1
+                    pause = self._retry_pause(failures)
+                    log.warning(
+                        "turn timer of table %s failed; retrying in %.0f s",
+                        table.id,
+                        pause,
+                        exc_info=True,
+                    )
+            if pause is None:
+                later = [due - now for due, _ in dues if due > now]
+                if any(due <= now for due, _ in dues):
+                    continue  # handled some: look again (new deadlines, a warning then due)
+                pause = min(later) if later else None
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._timer_wake.wait(), pause)
+
+    async def _on_timer(self, table: Table) -> None:
+        """Half time: the warning. The deadline: a bot plays that turn for the human."""
+        async with table.lock:
+            due = self._timer_due(table)
+            now = self._clock()
+            record = table.record
+            if table.closed or due is None or due > now or record.turn_deadline is None:
+                return
+            if now < record.turn_deadline:
+                await self.store.set_turn(table.id, record.turn_deadline, True)
+                record.turn_warned = True
+                change = CHANGE_WARNING
+            else:
+                humans = table.humans_to_act()
+                if not humans:  # cannot happen: the deadline is only set for a human
+                    record.turn_deadline = None
+                    return
+                seat = humans[0]
+                position = table.position_of_seat(seat)
+                player = table.seats[position]
+                assert player is not None
+                seats = list(table.seats)
+                missed = player.missed + 1
+                seats[position] = dataclasses.replace(
+                    player, missed=missed, away=missed >= AWAY_AFTER
+                )
+                action = await self._choose_bot_action(table, seat, TAKEOVER_LEVEL)
+                await self._apply_locked(table, seat, action, seats=seats)
+                change = CHANGE_ACTION
+        self._changed(table, change)
 
     async def wait_for_bots(self, table_id: int) -> None:
         """Until the bot seats have nothing left to do (tests and the demo)."""
@@ -568,9 +851,12 @@ class TableService:
         return table
 
     async def close(self) -> None:
-        """Stop the bot tasks (the bot is shutting down; nothing is lost: all is stored)."""
+        """Stop the bot tasks and the timers (the bot is shutting down; nothing is lost: all
+        is stored, the deadlines too)."""
         self._closing = True
         tasks = [t.bot_task for t in self._tables.values() if t.bot_task is not None]
+        if self._timer_task is not None:
+            tasks.append(self._timer_task)
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -606,9 +892,35 @@ class TableService:
             record.seats, record.version = previous
             raise
 
-    async def _start_game(self, table: Table) -> None:
-        """A new game at a full table. Like an action, the state and the version change
-        together before the write (renders stay consistent) and go back if it fails."""
+    async def _save_seats(
+        self,
+        table: Table,
+        seats: list[SeatRecord | None],
+        *,
+        ready: list[int] | None = None,
+    ) -> None:
+        """A change of seats (or of the ready list) that is not a game action: stored with the
+        turn timer it implies in one transaction, without a new version (see the module
+        docstring); if the write fails the table keeps its seats."""
+        record = table.record
+        previous = (record.seats, record.ready, record.turn_deadline, record.turn_warned)
+        record.seats = seats
+        if ready is not None:
+            record.ready = ready
+        if not table.humans_to_act():
+            record.turn_deadline, record.turn_warned = None, False
+        elif record.turn_deadline is None:
+            record.turn_deadline, record.turn_warned = self._turn_deadline(table), False
+        try:
+            await self.store.save_lobby(record)
+        except BaseException:
+            record.seats, record.ready, record.turn_deadline, record.turn_warned = previous
+            raise
+
+    async def _start_game(self, table: Table, seats: list[SeatRecord | None] | None = None) -> None:
+        """A new game at a full table (with `seats`, when they change). Like an action, the
+        state and the version change together before the write (renders stay consistent) and
+        go back if it fails. Nobody is behind (missed turns) or ready any more."""
         record = table.record
         seed = self._seed_source()
         game = table.rules.new_game(record.options, seed)
@@ -623,7 +935,16 @@ class TableService:
             table.game,
             table.seat_of_position,
             table.result,
+            record.seats,
+            record.ready,
+            record.turn_deadline,
+            record.turn_warned,
         )
+        record.seats = [
+            None if s is None else _fresh_seat(s) for s in (seats if seats else record.seats)
+        ]
+        record.ready = []
+        record.turn_warned = False
         record.status = "playing"
         record.seed = seed
         record.first_dealer = game.first_dealer
@@ -633,6 +954,7 @@ class TableService:
         table.game = game
         table.seat_of_position = seat_of_position
         table.result = None
+        record.turn_deadline = self._turn_deadline(table)
         try:
             await self.store.start_game(record)
         except BaseException:
@@ -646,6 +968,10 @@ class TableService:
                 table.game,
                 table.seat_of_position,
                 table.result,
+                record.seats,
+                record.ready,
+                record.turn_deadline,
+                record.turn_warned,
             ) = previous
             raise
 
@@ -662,6 +988,7 @@ class TableService:
         self._notify(table, change)
         if change != CHANGE_CLOSED:
             self._schedule_bots(table)
+            self._wake_timers()
 
     def _notify(self, table: Table, change: str) -> None:
         for listener in self._listeners:
@@ -669,3 +996,14 @@ class TableService:
                 listener(table, change)
             except Exception:
                 log.exception("table listener failed for table %s (%s)", table.id, change)
+
+
+def _bot_seat(position: int, **more: Any) -> SeatRecord:
+    return SeatRecord(None, f"Bot {position + 1}", is_bot=True, **more)
+
+
+def _fresh_seat(seat: SeatRecord) -> SeatRecord:
+    """The seat at the start of a game: nobody behind; a bot that replaced a leaver is a bot."""
+    if seat.is_bot:
+        return dataclasses.replace(seat, left_user_id=None)
+    return dataclasses.replace(seat, missed=0, away=False)

@@ -8,6 +8,12 @@ already shows its current state is not edited again.
 
 Messages are edited by channel message id (`PATCH /channels/{c}/messages/{m}`), never through an
 interaction token, which dies after 15 minutes. A deleted table message is posted again.
+
+Turn pings go through the same worker and the same pacing: Discord notifies nobody for a mention
+edited into a message, so when the turn passes to a human (or half their time is gone) the
+worker deletes the table's previous ping and sends a short NEW message mentioning exactly the
+players to act (`allowed_mentions` names them). The channel holds at most one ping per table;
+its id is stored, so after a restart the old ping is deleted too.
 """
 
 from __future__ import annotations
@@ -38,13 +44,22 @@ RETRY_DELAY = 5.0
 OLD_MESSAGE_EDITS_EXHAUSTED = 30046
 MAX_ATTEMPTS = 3
 
-ShownKey = tuple[int, bool, bool]
+ShownKey = tuple[Any, ...]
 
 
 def shown_key(table: Table) -> ShownKey:
-    """What a table message shows: its version, closed or not, and the notice line."""
+    """What a table message shows: its version, closed or not, the notice line, and what
+    changes without a new version (who a bot plays for, who is ready, the turn timer)."""
     notice = bool(table.notice) and table.notice_version == table.version
-    return (table.version, table.closed, notice)
+    record = table.record
+    return (
+        table.version,
+        table.closed,
+        notice,
+        tuple(record.seats),
+        tuple(record.ready),
+        record.turn_deadline,
+    )
 
 
 def send_kwargs(parts: render.MessageParts) -> dict[str, Any]:
@@ -55,6 +70,9 @@ def send_kwargs(parts: render.MessageParts) -> dict[str, Any]:
     if parts.view is not None:
         out["view"] = parts.view
     return out
+
+
+_UNKNOWN = object()  # no ping sent since start-up: whatever the table wants is sent
 
 
 @dataclass
@@ -82,6 +100,7 @@ class PublicMessages:
         self._clock = clock
         self._channels: dict[int, _Channel] = {}
         self._shown: dict[int, ShownKey] = {}
+        self._pinged: dict[int, Any] = {}  # table id -> the ping_key its ping shows
         self._attempts: dict[int, int] = {}
         self._retries: set[asyncio.Task[None]] = set()
         self.edits = 0  # edits sent, for tests and benchmarks
@@ -132,19 +151,73 @@ class PublicMessages:
             await self._wait_for_slot(channel)
             table_id = next(iter(channel.pending))
             table = channel.pending.pop(table_id)
-            if table.message_id is None or self.is_current(table):
+            if table.message_id is None:
                 continue
+            if not self.is_current(table):
+                try:
+                    await self._edit(table)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("edit of table %s's message failed", table.id)
+                finally:
+                    # Counted from the answer: Discord's window opened when the request
+                    # arrived, before this, so pacing from here never runs ahead of it.
+                    channel.sent.append(self._clock())
             try:
-                await self._edit(table)
+                await self._sync_ping(table, channel)
             except asyncio.CancelledError:
                 raise
             except Exception:
-                log.exception("edit of table %s's message failed", table.id)
-            finally:
-                # Counted from the answer: Discord's window opened when the request arrived,
-                # before this, so pacing from here never runs ahead of it.
-                channel.sent.append(self._clock())
+                log.exception("turn ping of table %s failed", table.id)
         # The channel's entry stays: its recent edit times pace the next burst.
+
+    async def _sync_ping(self, table: Table, channel: _Channel) -> None:
+        """Make the channel show the ping the table wants now: delete the previous one, then
+        send the new one (so there is never more than one)."""
+        async with table.lock:
+            wanted = render.ping_key(table)
+            ping = render.ping_message(table) if wanted is not None else None
+        if self._pinged.get(table.id, _UNKNOWN) == wanted:
+            return
+        messageable = self._client.get_partial_messageable(
+            table.channel_id, guild_id=table.guild_id
+        )
+        old = table.record.ping_message_id
+        if old is not None:
+            await self._wait_for_slot(channel)
+            try:
+                await messageable.get_partial_message(old).delete()
+            except discord.NotFound:
+                pass
+            except discord.HTTPException as error:
+                log.info("could not delete ping %s of table %s: %s", old, table.id, error)
+            finally:
+                channel.sent.append(self._clock())
+        new_id = None
+        if ping is not None:
+            content, user_ids = ping
+            await self._wait_for_slot(channel)
+            try:
+                sent = await messageable.send(
+                    content,
+                    allowed_mentions=discord.AllowedMentions(
+                        everyone=False,
+                        roles=False,
+                        replied_user=False,
+                        users=[discord.Object(u) for u in user_ids],
+                    ),
+                )
+                new_id = sent.id
+            finally:
+                channel.sent.append(self._clock())
+        if table.closed:
+            self._pinged.pop(table.id, None)
+        else:
+            self._pinged[table.id] = wanted
+        if new_id != old:
+            with contextlib.suppress(TableError):  # closed meanwhile: nothing to remember
+                await self._service.set_ping(table.id, new_id)
 
     async def _wait_for_slot(self, channel: _Channel) -> None:
         while True:
@@ -238,4 +311,5 @@ class PublicMessages:
 
     def _forget(self, table: Table) -> None:
         self._shown.pop(table.id, None)
+
         self._attempts.pop(table.id, None)

@@ -15,6 +15,7 @@ from discord.utils import escape_markdown
 
 from bot.engine.common import team_of
 from bot.tables.service import Table
+from bot.tables.settings import SETTINGS, setting_of
 from bot.texts import t
 from bot.ui.buttons import GameActionButton, TableButton
 from bot.ui.cards import card_text, cards_text, suit_text
@@ -134,6 +135,14 @@ def lobby_message(table: Table, locale: str | None = None) -> MessageParts:
     embed.add_field(
         name=t("lobby.options", locale), value=options_summary(table, locale), inline=False
     )
+    embed.add_field(
+        name=t("lobby.settings", locale),
+        value="\n".join(
+            t("lobby.setting_line", locale, setting=name, value=value)
+            for name, value in setting_texts(table, locale)
+        ),
+        inline=False,
+    )
     embed.set_footer(text=_footer(table, locale))
 
     view = discord.ui.View(timeout=None)
@@ -189,14 +198,39 @@ def lobby_message(table: Table, locale: str | None = None) -> MessageParts:
             row=1,
         )
     )
+    for setting, (name, value) in zip(SETTINGS, setting_texts(table, locale), strict=True):
+        view.add_item(
+            TableButton(
+                table_button_id(table.id, "set", setting=setting.name),
+                label=t("settings.button", locale, setting=name, value=value),
+                row=2,
+            )
+        )
     content = _notice(table, locale) + t(
         "lobby.content", locale, game=game_title(table.game_name, locale)
     )
     return MessageParts(content=content, embed=embed, view=view)
 
 
+def setting_texts(table: Table, locale: str | None) -> list[tuple[str, str]]:
+    """Each table setting's name and current value, as the lobby shows them."""
+    return [
+        (
+            t(f"settings.{s.name}", locale),
+            t(f"settings.{s.name}.{setting_of(table.record.settings, s.name)}", locale),
+        )
+        for s in SETTINGS
+    ]
+
+
 def _seat_markers(table: Table, view: dict[str, Any], seat: int, locale: str | None) -> str:
     marks = []
+    player = table.player_at(seat)
+    if player.covered:
+        key = "table.mark.away" if player.away else "table.mark.covered"
+        marks.append(t(key, locale, player=f"<@{player.user_id}>"))
+    if player.left_user_id is not None:
+        marks.append(t("table.mark.left", locale, player=f"<@{player.left_user_id}>"))
     if view["dealer"] == seat:
         marks.append(t("table.mark.dealer", locale))
     if seat in (view.get("alone") or ()):
@@ -405,7 +439,7 @@ def game_message(table: Table, locale: str | None = None) -> MessageParts:
             name=t("table.field.log", locale), value="\n".join(lines)[-1024:], inline=False
         )
     embed.set_footer(text=_footer(table, locale))
-    content = _notice(table, locale) + turn_line(table, view, locale)
+    content = _notice(table, locale) + turn_line(table, view, locale) + deadline_line(table, locale)
     buttons = discord.ui.View(timeout=None)
     buttons.add_item(
         TableButton(
@@ -414,7 +448,58 @@ def game_message(table: Table, locale: str | None = None) -> MessageParts:
             style=Style.primary,
         )
     )
+    if any(s is not None and s.covered for s in table.seats):
+        buttons.add_item(
+            TableButton(
+                table_button_id(table.id, "back"),
+                label=t("table.button.back", locale),
+                style=Style.success,
+            )
+        )
+    buttons.add_item(
+        TableButton(table_button_id(table.id, "leave"), label=t("table.button.leave", locale))
+    )
     return MessageParts(content=content, embed=embed, view=buttons)
+
+
+def ping_key(table: Table) -> tuple[Any, ...] | None:
+    """What the table's turn ping is about (a new ping for each new key); None: no ping."""
+    if table.closed or not setting_of(table.record.settings, "pings"):
+        return None
+    humans = table.humans_to_act()
+    if not humans:
+        return None
+    users = tuple(table.player_at(s).user_id for s in humans)
+    return (users, table.record.turn_warned, table.version)
+
+
+def ping_message(table: Table, locale: str | None = None) -> tuple[str, list[int]]:
+    """The short channel message that notifies the players to act: its text and their ids."""
+    humans = table.humans_to_act()
+    users = [u for s in humans if (u := table.player_at(s).user_id) is not None]
+    who = " ".join(f"<@{u}>" for u in users)
+    game = game_title(table.game_name, locale)
+    url = jump_url(table) or ""
+    deadline = table.record.turn_deadline
+    if table.record.turn_warned and deadline is not None:
+        text = t("ping.warning", locale, who=who, when=relative_time(deadline), url=url)
+    else:
+        text = t("ping.turn", locale, who=who, game=game, url=url)
+    return text, users
+
+
+def relative_time(when: float) -> str:
+    """A Discord timestamp: each reader's client shows "in 2 minutes", counting down."""
+    return f"<t:{int(when)}:R>"
+
+
+def deadline_line(table: Table, locale: str | None) -> str:
+    deadline = table.record.turn_deadline
+    humans = table.humans_to_act()
+    if deadline is None or not humans:
+        return ""
+    who = t("table.or", locale).join(seat_mention(table, s, locale) for s in humans)
+    return "\n" + t("table.deadline", locale, who=who, when=relative_time(deadline))
 
 
 def result_message(table: Table, locale: str | None = None) -> MessageParts:
@@ -452,6 +537,21 @@ def result_message(table: Table, locale: str | None = None) -> MessageParts:
             name=t("table.field.log", locale), value="\n".join(lines)[-1024:], inline=False
         )
     embed.set_footer(text=_footer(table, locale))
+    ready = table.record.ready
+    humans = table.humans()
+    embed.add_field(
+        name=t("result.button.again", locale),
+        value=t(
+            "result.ready",
+            locale,
+            players=", ".join(f"<@{u}>" for u in ready),
+            count=len(ready),
+            total=len(humans),
+        )
+        if ready
+        else t("result.ready_none", locale),
+        inline=False,
+    )
     buttons = discord.ui.View(timeout=None)
     buttons.add_item(
         TableButton(
@@ -459,6 +559,12 @@ def result_message(table: Table, locale: str | None = None) -> MessageParts:
             label=t("result.button.again", locale),
             style=Style.success,
         )
+    )
+    buttons.add_item(
+        TableButton(table_button_id(table.id, "go"), label=t("result.button.start_now", locale))
+    )
+    buttons.add_item(
+        TableButton(table_button_id(table.id, "leave"), label=t("table.button.leave", locale))
     )
     content = _notice(table, locale) + t(
         "result.content", locale, team=team_name(winner, locale), players=winners

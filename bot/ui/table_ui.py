@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
@@ -27,12 +28,14 @@ import discord
 from bot.tables.errors import (
     ChannelBusy,
     NoSuchTable,
+    NotAway,
     NotPlaying,
     NotSeated,
     StaleVersion,
     TableError,
 )
 from bot.tables.service import CHANGE_RESTORED, Table, TableService
+from bot.tables.settings import BY_NAME
 from bot.texts import t
 from bot.ui import render
 from bot.ui.answer import locale_of, say
@@ -200,6 +203,13 @@ class TableUI:
                 with self.live_hands.answering(table_id, user.id):
                     await self._show_hand(interaction, table_id, verb, locale)
                 return
+            table = service.get(table_id)
+            # Answered privately: what the click did to the clicker's own seat.
+            private = {
+                "back": "table.back",
+                "again": "result.you_are_ready",
+                "leave": None if table.status == "lobby" else "table.left",
+            }.get(verb)
             # Lobby and end-of-game buttons change the public message itself: a refusal is
             # answered privately; a change is acknowledged with a deferred update and shown by
             # the coalesced edit of the table message.
@@ -216,10 +226,19 @@ class TableUI:
                 change = service.start(table_id, user.id)
             elif verb == "cancel":
                 change = service.cancel(table_id, user.id)
+            elif verb == "set":
+                assert parsed.setting is not None
+                change = service.change_setting(table_id, user.id, parsed.setting)
+            elif verb == "back":
+                change = service.back(table_id, user.id)
+            elif verb == "go":
+                change = service.start_now(table_id, user.id)
             else:  # "again"
                 change = service.play_again(table_id, user.id)
             await self.in_time(interaction, change)
-            if not interaction.response.is_done():
+            if private is not None:
+                await say(interaction, t(private, locale))
+            elif not interaction.response.is_done():
                 await interaction.response.defer()
 
         await self.guarded(interaction, table_id, work)
@@ -244,7 +263,7 @@ class TableUI:
         """Show my hand answers with a new private message; Refresh updates the hand."""
         acquired = self.live_hands.now()
         table = self.service.get(table_id)
-        hand = self._hand_for(table, interaction.user.id, locale)
+        hand = self._hand_for(table, interaction.user.id, locale, verb == "hand")
         if verb == "refresh":
             parts = await self.in_time(interaction, hand)
             await self.update_message(interaction, parts)
@@ -280,12 +299,19 @@ class TableUI:
                 interaction, table_id, interaction.message.id, parts, acquired=acquired
             )
 
-    async def _hand_for(self, table: Table, user_id: int, locale: str) -> render.MessageParts:
+    async def _hand_for(
+        self, table: Table, user_id: int, locale: str, coming_back: bool = False
+    ) -> render.MessageParts:
+        """The player's hand; "Show my hand" from a player a bot covers for takes the seat back
+        (one click)."""
         if table.game is None:
             raise NotPlaying(table)
         seat = table.seat_of(user_id)
         if seat is None:
             raise NotSeated(table)
+        if coming_back and table.player_at(seat).covered:
+            with contextlib.suppress(NotAway):  # back already (a racing click)
+                await self.service.back(table.id, user_id)
         return await locked_hand(table, seat, locale)
 
     # --- commands -------------------------------------------------------------------------------
@@ -303,7 +329,11 @@ class TableUI:
         return None
 
     async def create_table(
-        self, interaction: discord.Interaction[Any], game: str, options: dict[str, Any]
+        self,
+        interaction: discord.Interaction[Any],
+        game: str,
+        options: dict[str, Any],
+        settings: dict[str, Any] | None = None,
     ) -> None:
         refusal = self._refusal_before_posting(interaction)
         if refusal is not None:
@@ -321,6 +351,7 @@ class TableUI:
                 host_name=getattr(user, "display_name", None) or user.name,
                 game=game,
                 options=options,
+                settings=settings,
             )
             table = await self.in_time(interaction, create, ephemeral_thinking=True)
             await self._post_table_message(interaction, table, locale)
@@ -419,6 +450,26 @@ class TableUI:
             await old.edit(**parts.kwargs())
         except discord.HTTPException:
             log.warning("could not neutralise old message %s of table %s", message_id, table.id)
+
+
+def setting_choices(name: str) -> list[discord.app_commands.Choice[int]]:
+    """A table setting's values as slash-command choices (`/euchre new turn_timer:`)."""
+    return [
+        discord.app_commands.Choice(name=t(f"settings.{name}.{value}"), value=value)
+        for value in BY_NAME[name].values
+    ]
+
+
+def chosen_settings(
+    turn_timer: discord.app_commands.Choice[int] | None, pings: bool | None
+) -> dict[str, Any]:
+    """The table settings given as command options (the others take their defaults)."""
+    chosen: dict[str, Any] = {}
+    if turn_timer is not None:
+        chosen["turn_timer"] = turn_timer.value
+    if pings is not None:
+        chosen["pings"] = pings
+    return chosen
 
 
 def _component_ids(components: Any) -> set[str]:
