@@ -183,7 +183,8 @@ async def test_a_token_older_than_15_minutes_is_never_used_and_refresh_revives_t
 ) -> None:
     scale_rate_limits(emulator, running_bot, per=1.0)
     live = live_hands_of(running_bot, emulator)
-    driver = await seat_and_start(world, running_bot, "truco new", 4)
+    # No turn timer: the 16-minute jump must not let a bot play for the mover.
+    driver = await seat_and_start(world, running_bot, "truco new", 4, turn_timer=0)
     table = driver.table
     hands = await open_hands(driver)
     watcher, mover, seat = await watcher_and_mover(driver)
@@ -275,7 +276,8 @@ async def test_a_dismissed_hand_is_forgotten(
 ) -> None:
     scale_rate_limits(emulator, running_bot, per=1.0)
     live = live_hands_of(running_bot, emulator)
-    driver = await seat_and_start(world, running_bot, "truco new", 4)
+    # No turn timer: the 16-minute jump must not let a bot play for the mover.
+    driver = await seat_and_start(world, running_bot, "truco new", 4, turn_timer=0)
     table = driver.table
     hands = await open_hands(driver)
     watcher, mover, seat = await watcher_and_mover(driver)

@@ -26,6 +26,8 @@ from bot.ui.cards import card_text, cards_in_text
 from bot.ui.custom_ids import parse_game_action
 
 FOOTER_VERSION = re.compile(r"move (\d+)")
+# The turn timer's line under the turn line: the snapshots below do not replay deadlines.
+DEADLINE_LINE = re.compile(r"\n⏳ [^\n]*$")
 HAND_BUTTON = "Show my hand"
 
 
@@ -287,6 +289,7 @@ class TableDriver:
             assert expected.embed is not None and shown.embeds
             # After a restart the message also says so, until the next move.
             content = shown.content.removeprefix(t("table.notice.restored") + "\n")
+            content = DEADLINE_LINE.sub("", content)
             assert content == expected.content
             want = expected.embed.to_dict()
             got = shown.embeds[0]

@@ -9,6 +9,7 @@ import pytest
 
 from bot.client import CardTableBot
 from bot.emulator import Emulator
+from bot.texts import t
 from tests.conftest import World
 from tests.test_e2e_play_driver import GameStates, TableDriver, scale_rate_limits
 
@@ -92,8 +93,17 @@ async def test_play_again_starts_a_new_game_with_the_same_seats(
     first_seed = driver.table.record.seed
     seats = list(driver.table.seats)
     message = driver.message
-    await world.bob.click(message, "Play again")
     table_id = driver.table.id
+    # A ready check (issue 10): the game starts when the four humans have clicked.
+    for count, person in enumerate(world.players[:3], start=1):
+        ready = await person.click(message, "Play again")
+        assert ready.ephemeral and ready.content == t("result.you_are_ready", person.locale)
+        await message.wait_until(lambda m, n=count: f"({n} of 4)" in m.text)  # type: ignore[misc]
+        assert driver.table.status == "finished"
+    again = await world.alice.click(message, "Play again")
+    assert again.content == t("table.error.already_ready", world.alice.locale)
+    assert f"<@{world.alice.id}>, <@{world.bob.id}>, <@{world.carol.id}>" in message.text
+    await world.dave.click(message, "Play again")
     await message.wait_until(
         lambda m: any(b.custom_id == f"tb:{table_id}:hand" for b in m.buttons), timeout=15
     )
