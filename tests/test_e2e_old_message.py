@@ -25,8 +25,9 @@ async def test_an_old_table_message_out_of_edits_is_reposted_and_play_goes_on(
     # An hour passes for the bot too: its live hands must not use tokens Discord killed.
     running_bot.table_ui.live_hands.clock = emulator.clock.now
     driver = TableDriver(emulator, running_bot, world.table, world.players)
-    # No turn pings: the reposted table message must be the channel's last message.
-    lobby = await driver.open(world.alice, "truco new", target=12, pings=False)
+    # No turn pings (the reposted table message must be the channel's last message) and no turn
+    # timer (the hour that passes must not let bots play for the people).
+    lobby = await driver.open(world.alice, "truco new", target=12, pings=False, turn_timer=0)
     await driver.sit(lobby, world.players[1:], 0, world.alice)
     await driver.start(lobby, world.alice)
     rng = random.Random(30)

@@ -52,10 +52,14 @@ def make_service(db: Database, clock: ManualClock, seed: int, **kwargs: float) -
     return service
 
 
-async def until(predicate: Callable[[], bool], timeout: float = 10.0) -> None:  # noqa: ASYNC109
-    async with asyncio.timeout(timeout):
-        while not predicate():
-            await asyncio.sleep(0.01)
+async def until(predicate: Callable[[], bool], timeout: float = 15.0) -> None:  # noqa: ASYNC109
+    """Until `predicate()` holds. Service state has no event to wait on: it is polled."""
+    step = 0.01
+    for _ in range(int(timeout / step)):
+        if predicate():
+            return
+        await asyncio.sleep(step)
+    raise TimeoutError(f"still not true after {timeout:g} s")
 
 
 def seed_where(game: str, first_to_act_is_bot: bool) -> int:
@@ -168,15 +172,14 @@ async def test_three_missed_turns_leave_the_seat_to_the_bot_until_the_player_is_
             await until(lambda: bool(table.humans_to_act()))
             before = table.version
             clock.advance(30)
-            await until(lambda: table.version > before)
+            await until(lambda before=before: table.version > before)  # type: ignore[misc]
             seat = table.seats[position]
             assert seat is not None and seat.missed == missed
         assert seat.away and table.record.turn_deadline is None
         # Away: the bots play the host's turns without waiting.
         await until(
             lambda: (
-                table.game is not None
-                and table.game.is_over
+                (table.game is not None and table.game.is_over)
                 or len([a for a in table.record.actions if a[0] == table.seat_of(HOST)]) > 4
             )
         )
