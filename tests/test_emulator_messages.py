@@ -10,6 +10,7 @@ import aiohttp
 import discord
 
 from bot.emulator import Emulator
+from bot.emulator.messages import notified_users
 from tests.conftest import ProbeFactory, World
 
 
@@ -135,3 +136,34 @@ async def test_a_mention_reaches_the_bot_with_its_content(
         await world.carol.say(world.table, f"{emulator.bot.mention} deal me in")
         message = await waiter
     assert message.content.endswith("deal me in")
+
+
+def test_only_a_new_message_notifies_and_only_whom_allowed_mentions_names() -> None:
+    """Discord notifies mentions in the content of a new message, filtered by allowed_mentions;
+    mentions in embeds and mentions edited in never notify (issue 10's pings rely on it)."""
+    content = "<@1> <@!2> <@3>"
+    assert notified_users(content, None) == [1, 2, 3]
+    assert notified_users(content, {"parse": ["users"]}) == [1, 2, 3]
+    assert notified_users(content, {"parse": [], "users": ["2", "3"]}) == [2, 3]
+    assert notified_users(content, {"parse": []}) == []
+    assert notified_users("no mention <@&9> @everyone", None) == []
+
+
+async def test_the_emulator_records_who_a_message_notified(
+    emulator: Emulator, world: World, probe_bot: ProbeFactory
+) -> None:
+    async def nothing(interaction: discord.Interaction) -> None:
+        return None
+
+    alice, bob = world.alice, world.bob
+    async with probe_bot(nothing) as bot:
+        channel = bot.get_partial_messageable(world.table.id, guild_id=world.guild.id)
+        sent = await channel.send("table")
+        await channel.get_partial_message(sent.id).edit(content=f"{alice.mention} to play")
+        assert emulator.messages[sent.id].notified == [] and emulator.notifications == []
+        ping = await channel.send(
+            f"{alice.mention} {bob.mention}",
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(alice.id)]),
+        )
+        assert emulator.messages[ping.id].notified == [alice.id]
+        assert emulator.notifications == [(alice.id, ping.id)]

@@ -255,3 +255,36 @@ def test_engines_expose_every_event_kind_the_log_knows() -> None:
 
     assert LOGGED_KINDS["euchre"] <= set(euchre.EVENT_KINDS)
     assert LOGGED_KINDS["truco"] <= set(truco.events.ALL_KINDS)
+
+
+# --- issue 10: pings and the marks of a seat a bot plays for -----------------------------------
+
+
+def test_a_truco_ask_pings_both_human_partners_and_nobody_else() -> None:
+    """T9: either partner may answer an ask, so the ping names both (and only them)."""
+    seed = next(s for s in range(100) if make_table("truco", {}, s).game.to_act == [1])  # type: ignore[union-attr]
+    table = make_table("truco", {}, seed, bots={1, 3})
+    assert table.game is not None
+    table.game.apply(1, "raise")  # a bot asks truco
+    assert sorted(table.game.to_act) == [0, 2]
+    content, users = render.ping_message(table)
+    assert users == [USERS[0], USERS[2]]
+    assert content.startswith(f"🃏 <@{USERS[0]}> <@{USERS[2]}>: your turn")
+    assert render.ping_key(table) is not None
+    table.record.settings = {"pings": False}
+    assert render.ping_key(table) is None  # the table option turns pings off
+
+
+def test_a_covered_seat_is_marked_and_offers_im_back() -> None:
+    table = make_table("euchre", {}, 3, bots={1, 2, 3})
+    seats = list(table.record.seats)
+    assert seats[0] is not None
+    seats[0] = SeatRecord(USERS[0], "Player1", missed=1)
+    table.record.seats = seats
+    parts = render.table_message(table)
+    check_discord_limits(parts)
+    assert f"🤖 playing for <@{USERS[0]}>" in "\n".join(texts_of(parts))
+    assert "I'm back" in [b.label for b in buttons(parts)]
+    seats[0] = SeatRecord(USERS[0], "Player1", missed=3, away=True)
+    parts = render.table_message(table)
+    assert f"🤖 playing for <@{USERS[0]}> until they are back" in "\n".join(texts_of(parts))
