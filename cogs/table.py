@@ -1,4 +1,5 @@
-"""/table end (the host or a member with Manage Server) and /table show (repost the table)."""
+"""/table end (the host or a member with Manage Server), /table show (repost the table) and
+/table seat (the host gives a bot's seat in the game to a player)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,11 @@ class TableCommands(commands.GroupCog, group_name="table", group_description=t("
     @app_commands.command(name="show", description=t("cmd.table.show"))
     async def show(self, interaction: discord.Interaction) -> None:
         await self.bot.table_ui.show_table(interaction)  # type: ignore[attr-defined]
+
+    @app_commands.command(name="seat", description=t("cmd.table.seat"))
+    @app_commands.describe(player=t("cmd.table.seat.player"))
+    async def seat(self, interaction: discord.Interaction, player: discord.User) -> None:
+        await self.bot.table_ui.seat_player(interaction, player)  # type: ignore[attr-defined]
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -1,7 +1,8 @@
 """Nobody stalls a table (issue 10), end to end against the emulator and its clock: a player who
 never clicks is pinged, warned at half time and played for by a bot; comes back with one click;
-a restart keeps the deadline; the game finishes. Leaving mid-game hands the seat to a bot and
-the result counts for the humans who finished; "Play again" is a ready check.
+a restart keeps the deadline; the game finishes. Leaving mid-game hands the seat to a bot, the
+host may give that seat to someone who joins, and the result counts for the humans who
+finished; "Play again" is a ready check.
 
 The bot's table service runs on the emulator's clock, so `emulator.clock.advance()` jumps past
 deadlines instead of sleeping. Pings are checked by what Discord would do: only a NEW message
@@ -201,13 +202,26 @@ async def test_leaving_mid_game_then_play_again_as_a_ready_check(
     refused = await dave.click(message, HAND_BUTTON)
     assert refused.content == t("table.error.not_seated", dave.locale)
     del driver.people[dave.id]
+    for _ in range(2):
+        await driver.step(rng)
+
+    # The host gives the bot's seat to Erin, who joins mid-game.
+    erin = emulator.add_user("erin")
+    world.guild.add_member(erin)
+    not_host = await bob.slash(world.table, "table seat", player=erin)
+    assert not_host.content == t("table.error.not_host", bob.locale)
+    seated = await alice.slash(world.table, "table seat", player=erin)
+    assert seated.ephemeral
+    assert seated.content == f"<@{erin.id}> takes seat {position + 1} — a bot played it until now."
+    assert table.position_of(erin.id) == position
+    driver.people[erin.id] = erin
     await driver.play_to_end(rng)
     await driver.check_result_recorded()
 
-    # The result counts for the three who finished, not for Dave.
+    # The result counts for the four who finished, not for Dave.
     assert running_bot.db is not None
     results = ResultsRepository(running_bot.db)
-    for person in (alice, bob, carol):
+    for person in (alice, bob, carol, erin):
         stats = await results.player_stats(world.guild.id, person.id, "truco", min_games=1)
         assert stats.records["truco"].games == 1
     assert not (await results.player_stats(world.guild.id, dave.id, "truco")).records
@@ -215,7 +229,7 @@ async def test_leaving_mid_game_then_play_again_as_a_ready_check(
     # Play again: who is ready is shown; bots are always ready.
     ready = await alice.click(message, "Play again")
     assert ready.content == t("result.you_are_ready", alice.locale)
-    await message.wait_until(lambda m: f"Ready for another game: <@{alice.id}> (1 of 3)" in m.text)
+    await message.wait_until(lambda m: f"Ready for another game: <@{alice.id}> (1 of 4)" in m.text)
     not_host = await bob.click(message, "Start now (host)")
     assert not_host.content == t("table.error.not_host", bob.locale)
     assert table.status == "finished"
@@ -223,6 +237,6 @@ async def test_leaving_mid_game_then_play_again_as_a_ready_check(
     await alice.click(message, "Start now (host)")
     await message.wait_until(lambda m: m.button(HAND_BUTTON) is not None, timeout=15)
     assert table.status == "playing" and table.record.ready == []
-    assert table.humans() == [alice.id]
+    assert table.humans() == [alice.id]  # Bob, Carol and Erin were not ready
     assert all(s is not None and (s.user_id == alice.id or s.is_bot) for s in table.seats)
     driver.assert_no_failures()

@@ -237,6 +237,13 @@ async def test_leaving_mid_game_hands_the_seat_to_a_bot(db: Database) -> None:
         assert table.position_of(ANA) is None and table.status == "playing"
         stored = await service.store.get_table(table.id)  # type: ignore[attr-defined]
         assert stored.seats == table.seats
+        # The host gives the seat Ana left back to her: she joins again mid-game.
+        with pytest.raises(errors.NotHost):
+            await service.seat_player(table.id, ANA, ANA, "Ana")
+        assert await service.seat_player(table.id, HOST, ANA, "Ana") == position
+        with pytest.raises(errors.AlreadySeated):
+            await service.seat_player(table.id, HOST, ANA, "Ana")
+        await service.leave(table.id, ANA)
         # The last human leaving closes the table (nobody would see it end).
         await service.leave(table.id, HOST)
         assert table.closed

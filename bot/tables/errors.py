@@ -123,3 +123,7 @@ class NotAway(TableError):
 
 class AlreadyReady(TableError):
     key = "table.error.already_ready"
+
+
+class NoBotSeat(TableError):
+    key = "table.error.no_bot_seat"

@@ -46,6 +46,7 @@ from bot.tables.errors import (
     AlreadySeated,
     BadOptions,
     ChannelBusy,
+    NoBotSeat,
     NoSuchTable,
     NotAllowedToEnd,
     NotAway,
@@ -484,6 +485,29 @@ class TableService:
             await self._start_game(table, seats)
         self._changed(table, CHANGE_STARTED)
         return table
+
+    async def seat_player(self, table_id: int, host_id: int, user_id: int, name: str) -> int:
+        """The host gives a bot's seat in the running game to a person who joins: the seat a
+        player left (theirs first), else any bot seat. Returns the lobby position."""
+        table = self.get(table_id)
+        async with table.lock:
+            self._check_open(table)
+            if table.status != "playing":
+                raise NotPlaying(table)
+            if host_id != table.host_id:
+                raise NotHost(table)
+            if table.position_of(user_id) is not None:
+                raise AlreadySeated(table)
+            bots = [p for p, s in enumerate(table.seats) if s is not None and s.is_bot]
+            if not bots:
+                raise NoBotSeat(table)
+            left = {s.left_user_id: p for p, s in enumerate(table.seats) if s and s.left_user_id}
+            position = left.get(user_id, next(iter(left.values()), bots[0]))
+            seats = list(table.seats)
+            seats[position] = SeatRecord(user_id, name)
+            await self._save_seats(table, seats)
+        self._changed(table, CHANGE_SEATS)
+        return position
 
     async def back(self, table_id: int, user_id: int) -> Table:
         """A player whose turns a bot has been playing takes the seat back ("I'm back")."""

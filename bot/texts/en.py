@@ -404,4 +404,9 @@ STRINGS: dict[str, str] = {
     "starts it.",
     "table.error.not_away": "No bot is playing for you: it's your seat.",
     "table.error.already_ready": "You're already ready — waiting for the others.",
+    "cmd.table.seat": "Give a bot's seat in this game to a player (the host).",
+    "cmd.table.seat.player": "Who takes the seat",
+    "table.seated": "{player} takes seat {number} — a bot played it until now.",
+    "table.error.no_bot_seat": "No bot sits at this table: there is no seat to give.",
+    "table.error.not_a_person": "Only a person can take a seat.",
 }

@@ -411,6 +411,34 @@ class TableUI:
 
         await self.guarded(interaction, None, work)
 
+    async def seat_player(
+        self, interaction: discord.Interaction[Any], player: discord.User | discord.Member
+    ) -> None:
+        """`/table seat player`: the host gives a bot's seat in the running game to `player`."""
+        locale = locale_of(interaction)
+        if interaction.guild_id is None or interaction.channel_id is None:
+            await say(interaction, t("error.dm", locale))
+            return
+        if player.bot:
+            await say(interaction, t("table.error.not_a_person", locale))
+            return
+        channel_id = interaction.channel_id
+
+        async def work(locale: str) -> None:
+            table = self.service.in_channel(channel_id)
+            if table is None:
+                raise NoSuchTable()
+            seat = self.service.seat_player(
+                table.id, interaction.user.id, player.id, player.display_name
+            )
+            position = await self.in_time(interaction, seat, ephemeral_thinking=True)
+            await say(
+                interaction,
+                t("table.seated", locale, player=player.mention, number=position + 1),
+            )
+
+        await self.guarded(interaction, None, work)
+
     async def show_table(self, interaction: discord.Interaction[Any]) -> None:
         """Repost the table message at the bottom of the channel; the old one is deleted (or,
         failing that, says where the table went)."""
