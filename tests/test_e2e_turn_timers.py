@@ -168,6 +168,8 @@ async def test_a_player_who_never_clicks_is_pinged_warned_played_for_and_comes_b
         await emulator.wait_for(lambda: not pings(world) or None, timeout=15)
         sent = [m for m in emulator.messages.values() if m.content.startswith(("🃏", "⏳"))]
         assert len(sent) >= 4 and all(m.notified == [alice.id] for m in sent)
+        # Nothing else notified anyone (the table message, reposted or not, never does).
+        assert {m for _, m in emulator.notifications} == {m.id for m in sent}
         driver.assert_no_failures()
 
 

@@ -63,8 +63,12 @@ def shown_key(table: Table) -> ShownKey:
 
 
 def send_kwargs(parts: render.MessageParts) -> dict[str, Any]:
-    """For a new message: absent parts are left out instead of cleared."""
-    out: dict[str, Any] = {"content": parts.content or None}
+    """For a new message: absent parts are left out instead of cleared. It notifies nobody:
+    the turn line's mention is for reading; the turn ping is the one message that notifies."""
+    out: dict[str, Any] = {
+        "content": parts.content or None,
+        "allowed_mentions": discord.AllowedMentions.none(),
+    }
     if parts.embed is not None:
         out["embed"] = parts.embed
     if parts.view is not None:
