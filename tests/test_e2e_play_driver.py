@@ -185,7 +185,7 @@ class TableDriver:
         for person in joiners:
             await person.click(lobby, "Join")
         for _ in range(bots):
-            await host.click(lobby, "Add bot")
+            await host.click(lobby, "Add bot: easy")
         await lobby.wait_until(lambda m: not m.button("Start").disabled, timeout=15)
 
     async def start(self, lobby: Message, host: SimulatedUser) -> Message:

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.engine.common import EngineError, team_of
+from bot.tables import bot_moves
 from bot.tables.errors import (
     ActionRefused,
     AlreadySeated,
@@ -44,6 +45,7 @@ from bot.tables.errors import (
     SeatTaken,
     StaleVersion,
     TableFull,
+    UnknownBotLevel,
 )
 from bot.tables.games import EngineGame, GameRules, rules_for
 from bot.tables.records import GameResult, SeatRecord, TableRecord, TableStore
@@ -315,9 +317,18 @@ class TableService:
         self._changed(table, CHANGE_LOBBY)
         return table
 
-    async def add_bot(self, table_id: int, user_id: int, position: int | None = None) -> Table:
-        """A bot takes `position` or the first free one. The host or a seated player may ask."""
+    async def add_bot(
+        self,
+        table_id: int,
+        user_id: int,
+        position: int | None = None,
+        level: str = bot_moves.DEFAULT_LEVEL,
+    ) -> Table:
+        """A bot of `level` (bot_moves.LEVELS) takes `position` or the first free one. The host
+        or a seated player may ask."""
         table = self.get(table_id)
+        if level not in bot_moves.LEVELS:
+            raise UnknownBotLevel(table)
         async with table.lock:
             self._check_open(table)
             self._check_lobby(table)
@@ -331,7 +342,7 @@ class TableService:
             elif position not in free:
                 raise SeatTaken(table)
             seats = list(table.record.seats)
-            seats[position] = SeatRecord(None, f"Bot {position + 1}", is_bot=True)
+            seats[position] = SeatRecord(None, f"Bot {position + 1}", is_bot=True, level=level)
             await self._save_lobby(table, seats)
         self._changed(table, CHANGE_LOBBY)
         return table
@@ -511,13 +522,25 @@ class TableService:
                     if seat is None:
                         return
                     assert table.game is not None
-                    action = table.rules.bot_action(table.game, seat)
+                    level = table.player_at(seat).level or bot_moves.DEFAULT_LEVEL
+                    action = await self._choose_bot_action(table, seat, level)
                     await self._apply_locked(table, seat, action)
                 self._notify(table, CHANGE_ACTION)
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("bot move failed at table %s", table.id)
+
+    async def _choose_bot_action(self, table: Table, seat: int, level: str) -> str:
+        """The move of the bot at `seat`, as strong as `level` (bot_moves.LEVELS). The search
+        runs in a worker process; its seed comes from the table's seed, the number of actions
+        so far and the seat, so a restored table replays the same bot moves."""
+        game = table.game
+        assert game is not None and table.record.seed is not None
+        if level == "easy":
+            return table.rules.bot_action(game, seat)
+        seed = bot_moves.search_seed(table.record.seed, len(game.actions), seat)
+        return await bot_moves.searched_action(table.game_name, game, seat, level, seed)
 
     async def wait_for_bots(self, table_id: int) -> None:
         """Until the bot seats have nothing left to do (tests and the demo)."""

@@ -191,7 +191,6 @@ STRINGS: dict[str, str] = {
     "lobby.button.seat": "Seat {number}",
     "lobby.button.join": "Join",
     "lobby.button.leave": "Leave",
-    "lobby.button.bot": "Add bot",
     "lobby.button.start": "Start",
     "lobby.button.cancel": "Cancel",
     "options.target": "first to {target}",
@@ -372,4 +371,13 @@ STRINGS: dict[str, str] = {
     "history.log.footer": "Game {id} · page {page} of {pages}",
     "history.log.missing": "That game is not in this server's history.",
     "history.log.unreadable": "This game's log can't be shown: it no longer replays.",
+    # --- issue 9: bot levels ---
+    "lobby.button.bot.easy": "Add bot: easy",
+    "lobby.button.bot.normal": "Add bot: normal",
+    "lobby.button.bot.hard": "Add bot: hard",
+    "bot.level.easy": "easy",
+    "bot.level.normal": "normal",
+    "bot.level.hard": "hard",
+    "table.bot_name.level": "🤖 Bot {number} ({level})",
+    "table.error.bad_bot_level": "That bot level doesn't exist: pick easy, normal or hard.",
 }

@@ -5,7 +5,9 @@
   the hand was drawn: a click on an older one applies nothing (see TableService.act).
 - Table buttons, version-free: `tb:{table}:{verb}` with verb one of `hand` (Show my hand, on the
   table message), `refresh` (on a hand message), `join`, `leave`, `bot`, `start`, `cancel`,
-  `again` (Play again); and `tb:{table}:seat:{position}` (sit at a lobby position 0..3).
+  `again` (Play again); `tb:{table}:seat:{position}` (sit at a lobby position 0..3) and
+  `tb:{table}:bot:{level}` (add a bot of level easy, normal or hard; a bare `bot`, on lobby
+  messages older than the levels, adds a normal one).
 
 Parsing is strict: anything else — a forged or garbled id — is None, and the user is told the
 button is not valid. The DynamicItem templates match the prefixes broadly (`t:.*`, `tb:.*`) so
@@ -17,6 +19,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from bot.tables.bot_moves import LEVELS
+
 MAX_CUSTOM_ID = 100
 MAX_ID = 2**63 - 1
 
@@ -27,7 +31,8 @@ _NUMBER = r"(?:0|[1-9][0-9]{0,18})"
 GAME_ACTION_ID = re.compile(rf"t:(?P<table>{_NUMBER}):(?P<version>{_NUMBER}):(?P<action>{_ACTION})")
 TABLE_VERBS = frozenset({"hand", "refresh", "join", "leave", "bot", "start", "cancel", "again"})
 TABLE_BUTTON_ID = re.compile(
-    rf"tb:(?P<table>{_NUMBER}):(?:(?P<verb>[a-z]{{1,10}})|seat:(?P<position>[0-3]))"
+    rf"tb:(?P<table>{_NUMBER}):(?:(?P<verb>[a-z]{{1,10}})|seat:(?P<position>[0-3])"
+    rf"|bot:(?P<level>{'|'.join(LEVELS)}))"
 )
 
 # The DynamicItem templates: broad on purpose (see the module docstring).
@@ -50,10 +55,13 @@ class TableButtonId:
     table_id: int
     verb: str  # one of TABLE_VERBS, or "seat"
     position: int | None = None
+    level: str | None = None  # verb "bot": the bot's level (None: a bare `bot`, the default)
 
     def __str__(self) -> str:
         if self.verb == "seat":
             return f"tb:{self.table_id}:seat:{self.position}"
+        if self.level is not None:
+            return f"tb:{self.table_id}:{self.verb}:{self.level}"
         return f"tb:{self.table_id}:{self.verb}"
 
 
@@ -64,8 +72,10 @@ def game_action_id(table_id: int, version: int, action: str) -> str:
     return custom_id
 
 
-def table_button_id(table_id: int, verb: str, position: int | None = None) -> str:
-    custom_id = str(TableButtonId(table_id, verb, position))
+def table_button_id(
+    table_id: int, verb: str, position: int | None = None, level: str | None = None
+) -> str:
+    custom_id = str(TableButtonId(table_id, verb, position, level))
     if parse_table_button(custom_id) is None:
         raise ValueError(f"cannot make a table button id for {verb!r}")
     return custom_id
@@ -90,6 +100,8 @@ def parse_table_button(custom_id: str) -> TableButtonId | None:
         return None
     if match["position"] is not None:
         return TableButtonId(table, "seat", int(match["position"]))
+    if match["level"] is not None:
+        return TableButtonId(table, "bot", level=match["level"])
     verb = match["verb"]
     if verb not in TABLE_VERBS:
         return None
