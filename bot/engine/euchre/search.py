@@ -63,17 +63,19 @@ class _Knowledge:
         self.voids = voids
         own_discard = view["discard"]
         self.discard = CARD_OF_CODE[own_discard] if own_discard else -1
-        # The dealer who picked up holds the turned card until he plays it (a discard of the
-        # turned card itself by another dealer is not modelled: it is a trump, rarely let go).
-        self.dealer_holds = (
-            picked_up and self.dealer != self.seat and self.turned not in played[self.dealer]
-        )
+        # Another dealer who picked up holds the turned card until he plays it, unless he showed
+        # he has no trump left (or no card): then he left it (E10). That he left it while
+        # holding trump is not modelled (it is a trump, rarely let go).
+        sizes: list[int] = view["hand_sizes"]
         self.hidden_discard = picked_up and self.dealer != self.seat
+        self.dealer_holds = self.hidden_discard and self.turned not in played[self.dealer]
+        if self.dealer_holds and (trump in voids[self.dealer] or not sizes[self.dealer]):
+            self.dealer_holds = self.hidden_discard = False
+            self.discard = self.turned
         seen = set(hand) | {c for p in played for c in p} | {self.turned}
         if self.discard >= 0:
             seen.add(self.discard)
         self.pool = [c for c in deck_for(self.options.deck, self.options.joker) if c not in seen]
-        sizes: list[int] = view["hand_sizes"]
         self.need = [0 if s == self.seat else sizes[s] for s in range(4)]
         if self.dealer_holds:
             self.need[self.dealer] -= 1

@@ -1,0 +1,371 @@
+"""How strong and how quick the bot levels are (issue 9). Prints, with 95% confidence intervals:
+
+- euchre hard vs OpenSpiel's ISMCTS (1,000 simulations, random roll-outs), in lockstep with
+  OpenSpiel's euchre under its rules (alone=maker, lead=left_of_dealer, no stick, the dealer
+  must pick up, no lone defender): points per hand of the hard pair;
+- euchre normal vs the rule player (easy), default options: points per hand;
+- truco hard vs the rule player, and vs an always-raise bluffer: games to 12 won;
+- milliseconds per decision, p50 / p99 / max, per game and level (decisions with one legal
+  action are not searched and not counted).
+
+Every deal (euchre) or seed (truco) is played twice with the sides swapped; a pair's mean is one
+sample of the interval. Usage:
+
+    .venv/bin/python scripts/bench_ai.py [--hands 2000] [--games 400] [--jobs 2] [--part all]
+
+Parts: ismcts, normal, truco, bluffer, all. A long run: nohup ... > /tmp/bench_ai.txt &
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot.engine.euchre import Game, Options, new_game  # noqa: E402
+from bot.engine.euchre import bot_player as euchre_rules  # noqa: E402
+from bot.engine.euchre import search as euchre_search  # noqa: E402
+from bot.engine.euchre.cards import CODES, deck_for  # noqa: E402
+from bot.engine.truco import Options as TrucoOptions  # noqa: E402
+from bot.engine.truco import bot_player as truco_rules  # noqa: E402
+from bot.engine.truco import new_game as new_truco  # noqa: E402
+from bot.engine.truco import search as truco_search  # noqa: E402
+from bot.tables.bot_moves import ITERATIONS, search_seed  # noqa: E402
+
+Times = dict[str, list[float]]  # "game level" -> seconds per decision
+
+OS_RANKS, OS_SUITS = "9TJQKA", "CDHS"
+OS_PASS, OS_ALONE, OS_PARTNER = 24, 29, 30
+DECK24 = [CODES[c] for c in deck_for(24, False)]
+ISMCTS_OPTIONS = Options(alone="maker", lead="left_of_dealer", stick_the_dealer=False)
+
+
+def os_card(code: str) -> int:
+    return OS_RANKS.index(code[0]) * 4 + OS_SUITS.index(code[1])
+
+
+def os_code(action: int) -> str:
+    return OS_RANKS[action // 4] + OS_SUITS[action % 4]
+
+
+def random_deal(rng: random.Random) -> tuple[list[list[str]], list[str]]:
+    cards = DECK24[:]
+    rng.shuffle(cards)
+    return [cards[5 * s : 5 * s + 5] for s in range(4)], cards[20:]
+
+
+def hand_points(game: Game, team: int) -> int:
+    for event in reversed(game.events):
+        if event.kind == "hand_scored":
+            points: int = event.data["points"]
+            return points if event.data["scoring_team"] == team else -points
+    return 0  # thrown in
+
+
+def timed(times: Times, key: str, choose: Callable[[], str]) -> str:
+    start = time.perf_counter()
+    action = choose()
+    times.setdefault(key, []).append(time.perf_counter() - start)
+    return action
+
+
+def euchre_search_move(
+    game: Game, seat: int, level: str, seed: int, times: Times, legal: list[str] | None = None
+) -> str:
+    view = game.view(seat)
+    if legal is not None:
+        view["legal_actions"] = legal
+    if len(view["legal_actions"]) == 1:
+        return str(view["legal_actions"][0])
+    iterations = ITERATIONS["euchre"][level]
+    history = game.hand_history(seat)
+    return timed(
+        times,
+        f"euchre {level}",
+        lambda: euchre_search.choose(
+            view, history, iterations, search_seed(seed, len(game.actions), seat)
+        ),
+    )
+
+
+# --- euchre hard vs OpenSpiel ISMCTS ------------------------------------------------------------
+
+
+def _ismcts_hand(
+    pyspiel: Any, bot: Any, deal: Any, dealer: int, team: int, seed: int, times: Times
+) -> int:
+    """One hand: our hard search plays `team`, ISMCTS the other; our points minus theirs."""
+    game = new_game(ISMCTS_OPTIONS, 0, first_dealer=dealer, deals=lambda _n, _d: deal)
+    params = {"allow_lone_defender": False, "stick_the_dealer": False}
+    state = pyspiel.load_game("euchre", params).new_initial_state()
+    state.apply_action(dealer)
+    hands, kitty = deal
+    for i in range(20):
+        state.apply_action(os_card(hands[(dealer + i) % 4][i // 4]))
+    state.apply_action(os_card(kitty[0]))
+    discard_phase = pyspiel.euchre.Phase.DISCARD
+
+    def ours(seat: int) -> bool:
+        return seat % 2 == team
+
+    def dealer_keeps_turned(g: Game) -> list[str]:
+        # OpenSpiel's dealer must take the turned card: never "leave it" (discard:<turned>).
+        return [a for a in g.legal_actions(g.dealer) if a != "discard:" + g.turned_card]
+
+    while game.hand_number == 0 and not game.is_over:
+        seat = game.to_act[0]
+        phase = game.phase
+        if phase == "play":
+            if ours(seat):
+                action = euchre_search_move(game, seat, "hard", seed, times)
+                state.apply_action(os_card(action[5:]))
+            else:
+                action = "play:" + os_code(bot.step(state))
+                state.apply_action(os_card(action[5:]))
+            game.apply(seat, action)
+            continue
+        # Bidding (the only other phase reached at the top of this loop).
+        if ours(seat):
+            action = euchre_search_move(game, seat, "hard", seed, times)
+            suit = game.turned_card[1] if action.startswith("order") else action[5:6]
+            state.apply_action(OS_PASS if action == "pass" else 25 + OS_SUITS.index(suit))
+            game.apply(seat, action)
+            if action == "pass":
+                continue
+            alone = action.endswith(":alone")
+            if state.current_phase() == discard_phase:
+                if game.phase == "discard":
+                    d = game.dealer
+                    if ours(d):
+                        discard = euchre_search_move(
+                            game, d, "hard", seed, times, dealer_keeps_turned(game)
+                        )
+                    else:
+                        discard = "discard:" + os_code(bot.step(state))
+                    state.apply_action(os_card(discard[8:]))
+                    game.apply(d, discard)
+                else:  # our dealer sits out (E15): OpenSpiel's discards anyway
+                    state.apply_action(state.legal_actions()[0])
+            state.apply_action(OS_ALONE if alone else OS_PARTNER)
+            continue
+        os_bid = bot.step(state)
+        if os_bid == OS_PASS:
+            state.apply_action(OS_PASS)
+            game.apply(seat, "pass")
+            continue
+        suit = OS_SUITS[os_bid - 25]
+        plain = "order" if phase == "bidding1" else f"call:{suit}"
+        state.apply_action(os_bid)
+        discard = None
+        if state.current_phase() == discard_phase:
+            d = game.dealer
+            if ours(d):  # our dealer discards before the maker says alone (OpenSpiel's order)
+                ahead = game.clone()
+                ahead.apply(seat, plain)
+                discard = euchre_search_move(
+                    ahead, d, "hard", seed, times, dealer_keeps_turned(ahead)
+                )
+            else:
+                discard = "discard:" + os_code(bot.step(state))
+            state.apply_action(os_card(discard[8:]))
+        alone = bot.step(state) == OS_ALONE
+        state.apply_action(OS_ALONE if alone else OS_PARTNER)
+        game.apply(seat, plain + (":alone" if alone else ""))
+        if game.phase == "discard":
+            assert discard is not None
+            game.apply(game.dealer, discard)
+    return hand_points(game, team)
+
+
+def ismcts_chunk(first: int, count: int) -> tuple[list[float], Times, dict[str, int]]:
+    import pyspiel
+
+    times: Times = {}
+    pairs = []
+    for index in range(first, first + count):
+        rng = random.Random(9_000_000 + index)
+        deal = random_deal(rng)
+        dealer = rng.randrange(4)
+        game_seed = 1000 + index
+        evaluator = pyspiel.RandomRolloutEvaluator(1, index)
+        bot = pyspiel.ISMCTSBot(index, evaluator, 2.0, 1000)
+        total = 0
+        for team in (0, 1):
+            total += _ismcts_hand(pyspiel, bot, deal, dealer, team, game_seed, times)
+        pairs.append(total / 2)
+    return pairs, times, {}
+
+
+# --- euchre normal vs the rule player -----------------------------------------------------------
+
+
+def normal_chunk(first: int, count: int) -> tuple[list[float], Times, dict[str, int]]:
+    times: Times = {}
+    pairs = []
+    options = Options()
+    for index in range(first, first + count):
+        rng = random.Random(7_000_000 + index)
+        deal = random_deal(rng)
+        dealer = rng.randrange(4)
+        total = 0
+        for team in (0, 1):
+            game = new_game(options, 0, first_dealer=dealer, deals=lambda _n, _d: deal)
+            while game.hand_number == 0 and not game.is_over:
+                seat = game.to_act[0]
+                if seat % 2 == team:
+                    action = euchre_search_move(game, seat, "normal", index, times)
+                else:
+                    g = game
+                    action = timed(
+                        times, "euchre easy", lambda: euchre_rules.choose_action(g, seat)
+                    )  # noqa: B023
+                game.apply(seat, action)
+            total += hand_points(game, team)
+        pairs.append(total / 2)
+    return pairs, times, {}
+
+
+# --- truco hard vs the rule player / an always-raise bluffer ------------------------------------
+
+
+def bluffer(game: Any, seat: int) -> str:
+    """Raises whenever it may, accepts every ask it cannot raise, plays the hand of ten, and
+    plays its cards like the rule player."""
+    legal = game.legal_actions(seat)
+    for action in ("raise", "accept"):
+        if action in legal:
+            return action
+    return truco_rules.choose_action(game, seat)
+
+
+def truco_chunk(first: int, count: int, opponent: str) -> tuple[list[float], Times, dict[str, int]]:
+    times: Times = {}
+    pairs = []
+    hands = 0
+    other = truco_rules.choose_action if opponent == "rules" else bluffer
+    for index in range(first, first + count):
+        won = 0
+        for team in (0, 1):
+            game = new_truco(TrucoOptions(), 5_000_000 + index)
+            while not game.is_over:
+                seat = game.to_act[0]
+                if seat % 2 == team:
+                    legal = game.legal_actions(seat)
+                    if len(legal) == 1:
+                        action = legal[0]
+                    else:
+                        g = game
+                        seed = search_seed(index, len(game.actions), seat)
+                        action = timed(
+                            times,
+                            "truco hard",
+                            lambda: truco_search.choose_action(  # noqa: B023
+                                g,
+                                seat,
+                                ITERATIONS["truco"]["hard"],
+                                seed,  # noqa: B023
+                            ),
+                        )
+                else:
+                    action = other(game, seat)
+                game.apply(seat, action)
+            won += game.winner == team
+            hands += game.hand_number + 1
+        pairs.append(won / 2)
+    return pairs, times, {"hands": hands}
+
+
+# --- running and printing -----------------------------------------------------------------------
+
+
+def run(
+    chunk: Callable[..., tuple[list[float], Times, dict[str, int]]],
+    total: int,
+    jobs: int,
+    *extra: Any,
+) -> tuple[list[float], Times, dict[str, int]]:
+    size = max(1, math.ceil(total / (jobs * 4)))
+    starts = list(range(0, total, size))
+    pairs: list[float] = []
+    times: Times = {}
+    counts: dict[str, int] = {}
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = [pool.submit(chunk, s, min(size, total - s), *extra) for s in starts]
+        for future in futures:
+            p, t, c = future.result()
+            pairs += p
+            for key, values in t.items():
+                times.setdefault(key, []).extend(values)
+            for key, value in c.items():
+                counts[key] = counts.get(key, 0) + value
+    return pairs, times, counts
+
+
+def interval(samples: list[float]) -> str:
+    mean = statistics.fmean(samples)
+    half = 1.96 * statistics.stdev(samples) / math.sqrt(len(samples)) if len(samples) > 1 else 0
+    return f"{mean:+.3f} ± {half:.3f} (95% CI {mean - half:+.3f} .. {mean + half:+.3f})"
+
+
+def share(samples: list[float]) -> str:
+    mean = statistics.fmean(samples)
+    half = 1.96 * statistics.stdev(samples) / math.sqrt(len(samples)) if len(samples) > 1 else 0
+    return f"{100 * mean:.1f}% ± {100 * half:.1f} (95% CI {100 * (mean - half):.1f} .. {100 * (mean + half):.1f}%)"
+
+
+def print_times(times: Times) -> None:
+    for key in sorted(times):
+        values = sorted(times[key])
+        p50 = values[len(values) // 2] * 1000
+        p99 = values[min(len(values) - 1, int(len(values) * 0.99))] * 1000
+        print(
+            f"  {key:<14} {len(values):>7} decisions  p50 {p50:7.1f} ms  p99 {p99:7.1f} ms  "
+            f"max {values[-1] * 1000:7.1f} ms",
+            flush=True,
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--hands", type=int, default=2000, help="euchre hands per match (even)")
+    parser.add_argument("--games", type=int, default=400, help="truco games per match (even)")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument(
+        "--part", choices=("ismcts", "normal", "truco", "bluffer", "all"), default="all"
+    )
+    args = parser.parse_args()
+    print(f"iterations per decision: {ITERATIONS}", flush=True)
+    parts = ("ismcts", "normal", "truco", "bluffer") if args.part == "all" else (args.part,)
+    for part in parts:
+        start = time.perf_counter()
+        if part == "ismcts":
+            pairs, times, _ = run(ismcts_chunk, args.hands // 2, args.jobs)
+            title = f"euchre hard vs OpenSpiel ISMCTS-1000, {2 * len(pairs)} hands"
+            figure = f"points per hand {interval(pairs)}   (target >= +0.10)"
+        elif part == "normal":
+            pairs, times, _ = run(normal_chunk, args.hands // 2, args.jobs)
+            title = f"euchre normal vs the rule player (easy), {2 * len(pairs)} hands"
+            figure = f"points per hand {interval(pairs)}   (target >= +0.30)"
+        else:
+            opponent = "rules" if part == "truco" else "bluffer"
+            pairs, times, counts = run(truco_chunk, args.games // 2, args.jobs, opponent)
+            target = "60" if part == "truco" else "70"
+            who = "the rule player" if part == "truco" else "an always-raise bluffer"
+            title = f"truco hard vs {who}, {2 * len(pairs)} games to 12 ({counts['hands']} hands)"
+            figure = f"games won {share(pairs)}   (target >= {target}%)"
+        print(f"\n{title}  [{time.perf_counter() - start:.0f} s]", flush=True)
+        print(f"  {figure}", flush=True)
+        print_times(times)
+
+
+if __name__ == "__main__":
+    main()
