@@ -31,15 +31,15 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.engine.euchre import Game, Options, new_game  # noqa: E402
-from bot.engine.euchre import bot_player as euchre_rules  # noqa: E402
-from bot.engine.euchre import search as euchre_search  # noqa: E402
-from bot.engine.euchre.cards import CODES, deck_for  # noqa: E402
-from bot.engine.truco import Options as TrucoOptions  # noqa: E402
-from bot.engine.truco import bot_player as truco_rules  # noqa: E402
-from bot.engine.truco import new_game as new_truco  # noqa: E402
-from bot.engine.truco import search as truco_search  # noqa: E402
-from bot.tables.bot_moves import ITERATIONS, search_seed  # noqa: E402
+from bot.engine.euchre import Game, Options, new_game
+from bot.engine.euchre import bot_player as euchre_rules
+from bot.engine.euchre import search as euchre_search
+from bot.engine.euchre.cards import CODES, deck_for
+from bot.engine.truco import Options as TrucoOptions
+from bot.engine.truco import bot_player as truco_rules
+from bot.engine.truco import new_game as new_truco
+from bot.engine.truco import search as truco_search
+from bot.tables.bot_moves import ITERATIONS, search_seed
 
 Times = dict[str, list[float]]  # "game level" -> seconds per decision
 
@@ -63,6 +63,11 @@ def random_deal(rng: random.Random) -> tuple[list[list[str]], list[str]]:
     return [cards[5 * s : 5 * s + 5] for s in range(4)], cards[20:]
 
 
+def fixed(deal: Any) -> Callable[[int, int], Any]:
+    """A `deals` callable that always deals `deal` (each benchmark hand is one deal)."""
+    return lambda _hand, _dealer: deal
+
+
 def hand_points(game: Game, team: int) -> int:
     for event in reversed(game.events):
         if event.kind == "hand_scored":
@@ -71,9 +76,9 @@ def hand_points(game: Game, team: int) -> int:
     return 0  # thrown in
 
 
-def timed(times: Times, key: str, choose: Callable[[], str]) -> str:
+def timed(times: Times, key: str, choose: Callable[..., str], *args: Any) -> str:
     start = time.perf_counter()
-    action = choose()
+    action = choose(*args)
     times.setdefault(key, []).append(time.perf_counter() - start)
     return action
 
@@ -104,7 +109,7 @@ def _ismcts_hand(
     pyspiel: Any, bot: Any, deal: Any, dealer: int, team: int, seed: int, times: Times
 ) -> int:
     """One hand: our hard search plays `team`, ISMCTS the other; our points minus theirs."""
-    game = new_game(ISMCTS_OPTIONS, 0, first_dealer=dealer, deals=lambda _n, _d: deal)
+    game = new_game(ISMCTS_OPTIONS, 0, first_dealer=dealer, deals=fixed(deal))
     params = {"allow_lone_defender": False, "stick_the_dealer": False}
     state = pyspiel.load_game("euchre", params).new_initial_state()
     state.apply_action(dealer)
@@ -165,7 +170,7 @@ def _ismcts_hand(
         suit = OS_SUITS[os_bid - 25]
         plain = "order" if phase == "bidding1" else f"call:{suit}"
         state.apply_action(os_bid)
-        discard = None
+        discard = ""
         if state.current_phase() == discard_phase:
             d = game.dealer
             if ours(d):  # our dealer discards before the maker says alone (OpenSpiel's order)
@@ -181,7 +186,7 @@ def _ismcts_hand(
         state.apply_action(OS_ALONE if alone else OS_PARTNER)
         game.apply(seat, plain + (":alone" if alone else ""))
         if game.phase == "discard":
-            assert discard is not None
+            assert discard
             game.apply(game.dealer, discard)
     return hand_points(game, team)
 
@@ -218,16 +223,13 @@ def normal_chunk(first: int, count: int) -> tuple[list[float], Times, dict[str, 
         dealer = rng.randrange(4)
         total = 0
         for team in (0, 1):
-            game = new_game(options, 0, first_dealer=dealer, deals=lambda _n, _d: deal)
+            game = new_game(options, 0, first_dealer=dealer, deals=fixed(deal))
             while game.hand_number == 0 and not game.is_over:
                 seat = game.to_act[0]
                 if seat % 2 == team:
                     action = euchre_search_move(game, seat, "normal", index, times)
                 else:
-                    g = game
-                    action = timed(
-                        times, "euchre easy", lambda: euchre_rules.choose_action(g, seat)
-                    )  # noqa: B023
+                    action = timed(times, "euchre easy", euchre_rules.choose_action, game, seat)
                 game.apply(seat, action)
             total += hand_points(game, team)
         pairs.append(total / 2)
@@ -263,17 +265,14 @@ def truco_chunk(first: int, count: int, opponent: str) -> tuple[list[float], Tim
                     if len(legal) == 1:
                         action = legal[0]
                     else:
-                        g = game
-                        seed = search_seed(index, len(game.actions), seat)
                         action = timed(
                             times,
                             "truco hard",
-                            lambda: truco_search.choose_action(  # noqa: B023
-                                g,
-                                seat,
-                                ITERATIONS["truco"]["hard"],
-                                seed,  # noqa: B023
-                            ),
+                            truco_search.choose_action,
+                            game,
+                            seat,
+                            ITERATIONS["truco"]["hard"],
+                            search_seed(index, len(game.actions), seat),
                         )
                 else:
                     action = other(game, seat)
@@ -319,7 +318,8 @@ def interval(samples: list[float]) -> str:
 def share(samples: list[float]) -> str:
     mean = statistics.fmean(samples)
     half = 1.96 * statistics.stdev(samples) / math.sqrt(len(samples)) if len(samples) > 1 else 0
-    return f"{100 * mean:.1f}% ± {100 * half:.1f} (95% CI {100 * (mean - half):.1f} .. {100 * (mean + half):.1f}%)"
+    low, high = 100 * (mean - half), 100 * (mean + half)
+    return f"{100 * mean:.1f}% ± {100 * half:.1f} (95% CI {low:.1f} .. {high:.1f}%)"
 
 
 def print_times(times: Times) -> None:
