@@ -283,6 +283,79 @@ def truco_chunk(first: int, count: int, opponent: str) -> tuple[list[float], Tim
     return pairs, times, {"hands": hands}
 
 
+# --- a person's clicks while bots think (the real bot on the emulator) -------------------------
+
+
+async def _clicks_while_bots_think(level: str, clicks: int) -> tuple[list[float], list[float]]:
+    """One person and three bots of `level` at a euchre table; while a bot is to act, the person
+    clicks Show my hand. Returns (acknowledgement latencies, click-to-answer times), seconds."""
+    import tempfile
+
+    from bot.emulator import Emulator, run_bot
+    from bot.settings import Settings
+
+    emu = Emulator()
+    await emu.start()
+    acks: list[float] = []
+    seen: list[float] = []
+    try:
+        guild = emu.add_guild("Bench")
+        channel = guild.add_channel("table")
+        person = emu.add_user("ana")
+        guild.add_member(person)
+        with tempfile.TemporaryDirectory() as folder:
+            settings = Settings(
+                token=None,
+                database_path=Path(folder) / "bench.sqlite3",
+                dev_guild_id=guild.id,
+                log_level="WARNING",
+                bot_move_delay=0.0,
+            )
+            async with run_bot(emu, settings) as bot:
+                service = bot.table_service
+                assert service is not None
+                lobby = await person.slash(channel, "euchre new")
+                for _ in range(3):
+                    await person.click(lobby, f"Add bot: {level}")
+                await lobby.wait_until(lambda m: not m.button("Start").disabled, timeout=15)
+                await person.click(lobby, "Start")
+                table = service.in_channel(channel.id)
+                assert table is not None and table.message_id is not None
+                message = await lobby.wait_until(
+                    lambda m: any(b.label == "Show my hand" for b in m.buttons), timeout=15
+                )
+                game = table.game
+                assert game is not None
+                while len(seen) < clicks and not game.is_over:
+                    mine = table.seat_of(person.id) in game.to_act
+                    start = time.perf_counter()
+                    interaction = await person.send_click(message, "Show my hand")
+                    hand = await interaction.response(10)
+                    if not mine:
+                        seen.append(time.perf_counter() - start)
+                        if interaction.ack_latency is not None:
+                            acks.append(interaction.ack_latency)
+                        continue
+                    enabled = [
+                        b
+                        for b in hand.buttons
+                        if b.custom_id and b.custom_id.startswith("t:") and not b.disabled
+                    ]
+                    await person.click(hand, enabled[0].custom_id or "")
+    finally:
+        await emu.stop()
+    return acks, seen
+
+
+def latency_part(clicks: int) -> None:
+    import asyncio
+
+    for level in ("easy", "hard"):
+        acks, seen = asyncio.run(_clicks_while_bots_think(level, clicks))
+        print(f"\nShow my hand while three {level} bots play ({len(seen)} clicks)", flush=True)
+        print_times({"acknowledged": acks, "answer shown": seen})
+
+
 # --- running and printing -----------------------------------------------------------------------
 
 
@@ -340,12 +413,18 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=400, help="truco games per match (even)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument(
-        "--part", choices=("ismcts", "normal", "truco", "bluffer", "all"), default="all"
+        "--part",
+        choices=("ismcts", "normal", "truco", "bluffer", "latency", "all"),
+        default="all",
     )
     args = parser.parse_args()
     print(f"iterations per decision: {ITERATIONS}", flush=True)
     parts = ("ismcts", "normal", "truco", "bluffer") if args.part == "all" else (args.part,)
+    if args.part in ("latency", "all"):
+        latency_part(60)
     for part in parts:
+        if part == "latency":
+            continue
         start = time.perf_counter()
         if part == "ismcts":
             pairs, times, _ = run(ismcts_chunk, args.hands // 2, args.jobs)
