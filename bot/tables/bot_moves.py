@@ -14,11 +14,15 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import logging
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from bot.engine.common import Rng
+
+log = logging.getLogger(__name__)
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 DEFAULT_LEVEL = "normal"
@@ -55,19 +59,22 @@ def _worker_pool() -> ProcessPoolExecutor:
 
 
 async def searched_action(game_name: str, game: Any, seat: int, level: str, seed: int) -> str:
-    """The search's move for `seat` at `level`, computed off the event loop."""
+    """The search's move for `seat` at `level`, computed off the event loop. The view and the
+    hand history are taken before the first await: the move is for the position it was asked in."""
+    global _pool
     view = game.view(seat)
     history = game.hand_history(seat)
-    loop = asyncio.get_running_loop()
     iterations = ITERATIONS[game_name][level]
-    return await loop.run_in_executor(
-        _worker_pool(), think, game_name, view, history, iterations, seed
-    )
-
-
-def shutdown() -> None:
-    """Stops the worker processes (the bot is closing)."""
-    global _pool
-    if _pool is not None:
-        _pool.shutdown(wait=False, cancel_futures=True)
-        _pool = None
+    loop = asyncio.get_running_loop()
+    for attempt in (1, 2):
+        pool = _worker_pool()
+        try:
+            return await loop.run_in_executor(
+                pool, think, game_name, view, history, iterations, seed
+            )
+        except BrokenProcessPool:
+            # A worker died (killed, out of memory): start a fresh pool and ask once more.
+            log.warning("the search worker pool broke (attempt %d)", attempt)
+            if _pool is pool:
+                _pool = None
+    raise RuntimeError("the search worker pool keeps breaking")
