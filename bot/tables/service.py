@@ -534,7 +534,9 @@ class TableService:
     async def _choose_bot_action(self, table: Table, seat: int, level: str) -> str:
         """The move of the bot at `seat`, as strong as `level` (bot_moves.LEVELS). The search
         runs in a worker process; its seed comes from the table's seed, the number of actions
-        so far and the seat, so a restored table replays the same bot moves."""
+        so far and the seat, so a restored table replays the same bot moves. The position is
+        read before the first await, so a caller may think outside the table's lock (and check
+        the version before applying): a hard think holds a held lock up to ~0.3 s."""
         game = table.game
         assert game is not None and table.record.seed is not None
         if level == "easy":
