@@ -30,7 +30,7 @@ DEFAULT_LEVEL = "normal"
 # Play-outs per decision, by game and level (scripts/bench_ai.py measures the time they take).
 ITERATIONS: dict[str, dict[str, int]] = {
     "euchre": {"normal": 150, "hard": 450},
-    "truco": {"normal": 200, "hard": 1500},
+    "truco": {"normal": 200, "hard": 800},
 }
 
 _pool: ProcessPoolExecutor | None = None
