@@ -138,8 +138,8 @@ class DemoPlayer:
         watcher = asyncio.create_task(self.watch.run(), name="demo-public-watch")
         try:
             for _ in range(3):
-                self.say("clicks Add bot")
-                await user.click(message, "Add bot")
+                self.say("clicks Add bot: normal")
+                await user.click(message, "Add bot: normal")
             await message.wait_until(lambda m: not m.button("Start").disabled, timeout=10)
             self.say("clicks Start")
             await user.click(message, "Start")

@@ -555,7 +555,7 @@ class BenchTable:
         for person in self.people[1:]:
             await self.click(person, self.message, "Join")
         for _ in range(4 - len(self.people)):
-            await self.click(host, self.message, "Add bot")
+            await self.click(host, self.message, "Add bot: easy")
         while not any(b.label == "Start" and not b.disabled for b in self.message.buttons):
             await self.changed(1.0)
         await self.click(host, self.message, "Start")

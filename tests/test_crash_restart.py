@@ -451,7 +451,7 @@ class CrashScenario:
         if missing:
             person, verb = missing[0], "join"
         elif bots < run.bots:
-            person, verb = run.people[0], "bot"
+            person, verb = run.people[0], "bot:easy"
         else:
             person, verb = run.people[0], "start"
         custom_id = f"tb:{record.id}:{verb}"

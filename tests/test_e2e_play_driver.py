@@ -182,12 +182,17 @@ class TableDriver:
         return lobby
 
     async def sit(
-        self, lobby: Message, joiners: list[SimulatedUser], bots: int, host: SimulatedUser
+        self,
+        lobby: Message,
+        joiners: list[SimulatedUser],
+        bots: int,
+        host: SimulatedUser,
+        level: str = "easy",
     ) -> None:
         for person in joiners:
             await person.click(lobby, "Join")
         for _ in range(bots):
-            await host.click(lobby, "Add bot")
+            await host.click(lobby, f"Add bot: {level}")
         await lobby.wait_until(lambda m: not m.button("Start").disabled, timeout=15)
 
     async def start(self, lobby: Message, host: SimulatedUser) -> Message:

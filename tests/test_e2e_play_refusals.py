@@ -35,7 +35,7 @@ async def test_lobby_refusals(emulator: Emulator, world: World, running_bot: Car
     version = driver.table.version
     assert_refusal(await world.bob.click(lobby, "Join"), world.bob, "already seated")
     assert_refusal(await world.dave.click(lobby, "Leave"), world.dave, "not seated")
-    assert_refusal(await world.dave.click(lobby, "Add bot"), world.dave, "not seated")
+    assert_refusal(await world.dave.click(lobby, "Add bot: easy"), world.dave, "not seated")
     assert_refusal(await world.carol.click(lobby, "Cancel"), world.carol, "Only the host")
     assert driver.table.version == version
     await driver.sit(lobby, [world.carol], 1, world.alice)

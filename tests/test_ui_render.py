@@ -223,12 +223,13 @@ async def test_lobby_message_buttons() -> None:
         game="euchre",
         options=rules.normalise_options({}),
         version=1,
-        seats=[SeatRecord(101, "Ana"), None, SeatRecord(None, "Bot 3", True), None],
+        seats=[SeatRecord(101, "Ana"), None, SeatRecord(None, "Bot 3", True, "hard"), None],
     )
     table = Table(record=record, rules=rules)
     parts = render.table_message(table)
     check_discord_limits(parts)
     by_id = {b.custom_id: b for b in buttons(parts)}
+    assert by_id["tb:7:bot:hard"].label == "Add bot: hard"
     assert by_id["tb:7:seat:0"].disabled  # a human sits there
     assert not by_id["tb:7:seat:2"].disabled  # a bot's seat may be taken over
     assert by_id["tb:7:start"].disabled  # two seats are empty
@@ -239,7 +240,9 @@ async def test_lobby_message_buttons() -> None:
         "tb:7:seat:3",
         "tb:7:join",
         "tb:7:leave",
-        "tb:7:bot",
+        "tb:7:bot:easy",
+        "tb:7:bot:normal",
+        "tb:7:bot:hard",
         "tb:7:start",
         "tb:7:cancel",
         "tb:7:set:turn_timer",  # one button per table setting (issue 10)
@@ -248,6 +251,7 @@ async def test_lobby_message_buttons() -> None:
     assert by_id["tb:7:set:turn_timer"].label == "Turn timer: 2 min"
     assert by_id["tb:7:set:pings"].label == "Turn pings: on"
     assert "Ana" in repr(parts.embed.to_dict())
+    assert "Bot 3 (hard)" in repr(parts.embed.to_dict())  # the seat shows its level
 
 
 def test_engines_expose_every_event_kind_the_log_knows() -> None:

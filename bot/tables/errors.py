@@ -67,6 +67,10 @@ class TableFull(TableError):
     key = "table.error.table_full"
 
 
+class UnknownBotLevel(TableError):
+    key = "table.error.bad_bot_level"
+
+
 class NotHost(TableError):
     key = "table.error.not_host"
 

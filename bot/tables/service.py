@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.engine.common import EngineError, team_of
+from bot.tables import bot_moves
 from bot.tables.errors import (
     ActionRefused,
     AlreadyReady,
@@ -59,6 +60,7 @@ from bot.tables.errors import (
     SeatTaken,
     StaleVersion,
     TableFull,
+    UnknownBotLevel,
 )
 from bot.tables.games import EngineGame, GameRules, rules_for
 from bot.tables.records import GameResult, SeatRecord, TableRecord, TableStore
@@ -80,7 +82,7 @@ CHANGE_SEATS = "seats"  # a player is back, left mid-game, or is ready for the n
 CHANGE_WARNING = "warning"  # half of the turn timer has run out
 
 AWAY_AFTER = 3  # missed turns in a row after which the bot keeps the seat
-TAKEOVER_LEVEL = "normal"  # the bot that plays for a human whose time ran out
+TAKEOVER_LEVEL = bot_moves.DEFAULT_LEVEL  # the bot that plays for a human whose time ran out
 
 Listener = Callable[["Table", str], None]
 
@@ -408,9 +410,18 @@ class TableService:
         self._changed(table, CHANGE_LOBBY)
         return table
 
-    async def add_bot(self, table_id: int, user_id: int, position: int | None = None) -> Table:
-        """A bot takes `position` or the first free one. The host or a seated player may ask."""
+    async def add_bot(
+        self,
+        table_id: int,
+        user_id: int,
+        position: int | None = None,
+        level: str = bot_moves.DEFAULT_LEVEL,
+    ) -> Table:
+        """A bot of `level` (bot_moves.LEVELS) takes `position` or the first free one. The host
+        or a seated player may ask."""
         table = self.get(table_id)
+        if level not in bot_moves.LEVELS:
+            raise UnknownBotLevel(table)
         async with table.lock:
             self._check_open(table)
             self._check_lobby(table)
@@ -424,7 +435,7 @@ class TableService:
             elif position not in free:
                 raise SeatTaken(table)
             seats = list(table.record.seats)
-            seats[position] = _bot_seat(position)
+            seats[position] = _bot_seat(position, level=level)
             await self._save_lobby(table, seats)
         self._changed(table, CHANGE_LOBBY)
         return table
@@ -708,7 +719,7 @@ class TableService:
                     seat = self.bot_seat_to_act(table)
                     if seat is None:
                         return
-                    level = table.player_at(seat).level or TAKEOVER_LEVEL
+                    level = table.player_at(seat).level or bot_moves.DEFAULT_LEVEL
                     action = await self._choose_bot_action(table, seat, level)
                     await self._apply_locked(table, seat, action)
             except Exception:
@@ -724,11 +735,6 @@ class TableService:
             failures = 0
             self._notify(table, CHANGE_ACTION)
             self._wake_timers()
-
-    async def _choose_bot_action(self, table: Table, seat: int, level: str) -> str:
-        """The move a bot of `level` makes for `seat` (the caller holds the table's lock)."""
-        assert table.game is not None
-        return table.rules.bot_action(table.game, seat)
 
     def _retry_pause(self, failures: int) -> float:
         return float(min(self.retry_delay * 2 ** (failures - 1), self.max_retry_delay))
@@ -825,6 +831,19 @@ class TableService:
                 await self._apply_locked(table, seat, action, seats=seats)
                 change = CHANGE_ACTION
         self._changed(table, change)
+
+    async def _choose_bot_action(self, table: Table, seat: int, level: str) -> str:
+        """The move of the bot at `seat`, as strong as `level` (bot_moves.LEVELS). The search
+        runs in a worker process; its seed comes from the table's seed, the number of actions
+        so far and the seat, so a restored table replays the same bot moves. The position is
+        read before the first await, so a caller may think outside the table's lock (and check
+        the version before applying): a hard think holds a held lock up to ~0.3 s."""
+        game = table.game
+        assert game is not None and table.record.seed is not None
+        if level == "easy":
+            return table.rules.bot_action(game, seat)
+        seed = bot_moves.search_seed(table.record.seed, len(game.actions), seat)
+        return await bot_moves.searched_action(table.game_name, game, seat, level, seed)
 
     async def wait_for_bots(self, table_id: int) -> None:
         """Until the bot seats have nothing left to do (tests and the demo)."""

@@ -191,7 +191,6 @@ STRINGS: dict[str, str] = {
     "lobby.button.seat": "Seat {number}",
     "lobby.button.join": "Join",
     "lobby.button.leave": "Leave",
-    "lobby.button.bot": "Add bot",
     "lobby.button.start": "Start",
     "lobby.button.cancel": "Cancel",
     "options.target": "first to {target}",
@@ -409,4 +408,13 @@ STRINGS: dict[str, str] = {
     "table.seated": "{player} takes seat {number} — a bot played it until now.",
     "table.error.no_bot_seat": "No bot sits at this table: there is no seat to give.",
     "table.error.not_a_person": "Only a person can take a seat.",
+    # --- issue 9: bot levels ---
+    "lobby.button.bot.easy": "Add bot: easy",
+    "lobby.button.bot.normal": "Add bot: normal",
+    "lobby.button.bot.hard": "Add bot: hard",
+    "bot.level.easy": "easy",
+    "bot.level.normal": "normal",
+    "bot.level.hard": "hard",
+    "table.bot_name.level": "🤖 Bot {number} ({level})",
+    "table.error.bad_bot_level": "That bot level doesn't exist: pick easy, normal or hard.",
 }

@@ -5,9 +5,11 @@
   the hand was drawn: a click on an older one applies nothing (see TableService.act).
 - Table buttons, version-free: `tb:{table}:{verb}` with verb one of `hand` (Show my hand, on the
   table message), `refresh` (on a hand message), `join`, `leave`, `bot`, `start`, `cancel`,
-  `again` (Play again: ready), `go` (the host starts the next game now), `back` (I'm back); and
-  `tb:{table}:seat:{position}` (sit at a lobby position 0..3) and `tb:{table}:set:{setting}`
-  (the host moves a table setting to its next value).
+  `again` (Play again: ready), `go` (the host starts the next game now), `back` (I'm back);
+  `tb:{table}:seat:{position}` (sit at a lobby position 0..3), `tb:{table}:set:{setting}`
+  (the host moves a table setting to its next value) and `tb:{table}:bot:{level}` (add a bot of
+  level easy, normal or hard; a bare `bot`, on lobby messages older than the levels, adds a
+  normal one).
 
 Parsing is strict: anything else — a forged or garbled id — is None, and the user is told the
 button is not valid. The DynamicItem templates match the prefixes broadly (`t:.*`, `tb:.*`) so
@@ -18,6 +20,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+from bot.tables.bot_moves import LEVELS
 
 MAX_CUSTOM_ID = 100
 MAX_ID = 2**63 - 1
@@ -32,7 +36,8 @@ TABLE_VERBS = frozenset(
 )
 TABLE_BUTTON_ID = re.compile(
     rf"tb:(?P<table>{_NUMBER}):(?:(?P<verb>[a-z]{{1,10}})|seat:(?P<position>[0-3])"
-    r"|set:(?P<setting>[a-z_]{1,20}))"
+    r"|set:(?P<setting>[a-z_]{1,20})"
+    rf"|bot:(?P<level>{'|'.join(LEVELS)}))"
 )
 
 # The DynamicItem templates: broad on purpose (see the module docstring).
@@ -56,12 +61,15 @@ class TableButtonId:
     verb: str  # one of TABLE_VERBS, "seat" or "set"
     position: int | None = None
     setting: str | None = None
+    level: str | None = None  # verb "bot": the bot's level (None: a bare `bot`, the default)
 
     def __str__(self) -> str:
         if self.verb == "seat":
             return f"tb:{self.table_id}:seat:{self.position}"
         if self.verb == "set":
             return f"tb:{self.table_id}:set:{self.setting}"
+        if self.level is not None:
+            return f"tb:{self.table_id}:{self.verb}:{self.level}"
         return f"tb:{self.table_id}:{self.verb}"
 
 
@@ -73,9 +81,13 @@ def game_action_id(table_id: int, version: int, action: str) -> str:
 
 
 def table_button_id(
-    table_id: int, verb: str, position: int | None = None, setting: str | None = None
+    table_id: int,
+    verb: str,
+    position: int | None = None,
+    setting: str | None = None,
+    level: str | None = None,
 ) -> str:
-    custom_id = str(TableButtonId(table_id, verb, position, setting))
+    custom_id = str(TableButtonId(table_id, verb, position, setting, level))
     if parse_table_button(custom_id) is None:
         raise ValueError(f"cannot make a table button id for {verb!r}")
     return custom_id
@@ -102,6 +114,8 @@ def parse_table_button(custom_id: str) -> TableButtonId | None:
         return TableButtonId(table, "seat", int(match["position"]))
     if match["setting"] is not None:
         return TableButtonId(table, "set", setting=match["setting"])
+    if match["level"] is not None:
+        return TableButtonId(table, "bot", level=match["level"])
     verb = match["verb"]
     if verb not in TABLE_VERBS:
         return None

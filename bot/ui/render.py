@@ -14,6 +14,7 @@ import discord
 from discord.utils import escape_markdown
 
 from bot.engine.common import team_of
+from bot.tables.bot_moves import DEFAULT_LEVEL, LEVELS
 from bot.tables.service import Table
 from bot.tables.settings import SETTINGS, setting_of
 from bot.texts import t
@@ -52,7 +53,8 @@ def position_name(table: Table, position: int, locale: str | None) -> str:
     if seat is None:
         return t("table.empty_seat", locale)
     if seat.is_bot:
-        return t("table.bot_name", locale, number=position + 1)
+        level = t(f"bot.level.{seat.level or DEFAULT_LEVEL}", locale)
+        return t("table.bot_name.level", locale, number=position + 1, level=level)
     return escape_markdown(seat.name)
 
 
@@ -175,14 +177,6 @@ def lobby_message(table: Table, locale: str | None = None) -> MessageParts:
     )
     view.add_item(
         TableButton(
-            table_button_id(table.id, "bot"),
-            label=t("lobby.button.bot", locale),
-            disabled=full,
-            row=1,
-        )
-    )
-    view.add_item(
-        TableButton(
             table_button_id(table.id, "start"),
             label=t("lobby.button.start", locale),
             style=Style.primary,
@@ -198,12 +192,21 @@ def lobby_message(table: Table, locale: str | None = None) -> MessageParts:
             row=1,
         )
     )
+    for level in LEVELS:
+        view.add_item(
+            TableButton(
+                table_button_id(table.id, "bot", level=level),
+                label=t(f"lobby.button.bot.{level}", locale),
+                disabled=full,
+                row=2,
+            )
+        )
     for setting, (name, value) in zip(SETTINGS, setting_texts(table, locale), strict=True):
         view.add_item(
             TableButton(
                 table_button_id(table.id, "set", setting=setting.name),
                 label=t("settings.button", locale, setting=name, value=value),
-                row=2,
+                row=3,
             )
         )
     content = _notice(table, locale) + t(

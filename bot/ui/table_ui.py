@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 
 import discord
 
+from bot.tables.bot_moves import DEFAULT_LEVEL
 from bot.tables.errors import (
     ChannelBusy,
     NoSuchTable,
@@ -221,7 +222,8 @@ class TableUI:
             elif verb == "leave":
                 change = service.leave(table_id, user.id)
             elif verb == "bot":
-                change = service.add_bot(table_id, user.id)
+                level = parsed.level or DEFAULT_LEVEL
+                change = service.add_bot(table_id, user.id, level=level)
             elif verb == "start":
                 change = service.start(table_id, user.id)
             elif verb == "cancel":

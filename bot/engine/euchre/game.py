@@ -82,6 +82,8 @@ PURPOSE_DEAL = 0
 PURPOSE_SEATING = 1
 PURPOSE_FIRST_DEALER = 2
 
+HIDDEN_DISCARD = "discard:?"  # another seat's discard, in hand_history
+
 
 # _SEAT_CARD[seat][card]: trick_won's {seat, card}, copied (a fresh dict per event: copying a
 # small dict is quicker than building it).
@@ -193,6 +195,7 @@ class Game(GameRecord):
         "_follow",
         "_last_count",
         "_legal",
+        "_hand_start",
     )
 
     options: Options
@@ -251,6 +254,7 @@ class Game(GameRecord):
     _follow: int
     _last_count: int
     _legal: Sequence[str] | None
+    _hand_start: int
 
     def __init__(
         self,
@@ -456,6 +460,14 @@ class Game(GameRecord):
         self.events.append(event)
         return [event]
 
+    def hand_history(self, seat: int) -> list[tuple[int, str]]:
+        """This hand's actions as `seat` saw them: the dealer's discard is `discard:?` to the
+        others (E10). With the view, all a look-ahead may know (engine/euchre/search.py)."""
+        return [
+            (s, HIDDEN_DISCARD if s != seat and a in CARD_OF_DISCARD else a)
+            for s, a in self.actions[self._hand_start :]
+        ]
+
     def _check_seat(self, seat: object) -> None:
         """Raises unless `seat` is the int whose turn it is (then `apply` goes on)."""
         if type(seat) is not int or not 0 <= seat < 4:
@@ -523,6 +535,7 @@ class Game(GameRecord):
         return hands, kitty
 
     def _start_hand(self, deal: tuple[list[int], list[int]], evs: list[Event]) -> None:
+        self._hand_start = len(self.actions)
         self._hands, self._kitty = deal
         turned = self._turned = self._kitty[0]
         self._named = NO_SUIT

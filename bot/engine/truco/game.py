@@ -136,6 +136,7 @@ class Game(GameRecord):
         "_answered",
         "_deals",
         "_hand_of_ten",
+        "_hand_start",
         "_hand_value",
         "_hands",
         "_iron",
@@ -197,6 +198,7 @@ class Game(GameRecord):
     _iron: bool
     _raise_open: bool
     _answered: int
+    _hand_start: int
 
     def __init__(
         self,
@@ -204,7 +206,10 @@ class Game(GameRecord):
         seed: int,
         first_dealer: int | None = None,
         deals: Deals | None = None,
+        *,
+        scores: tuple[int, int] = (0, 0),
     ) -> None:
+        """`scores`: the score the game starts from (a look-ahead from a position, search.py)."""
         if not isinstance(options, Options):
             raise InvalidOptions("options must be a truco Options")
         if isinstance(seed, bool) or not isinstance(seed, int):
@@ -219,7 +224,10 @@ class Game(GameRecord):
         self._deals = deals
         self.actions = []
         self.events = []
-        self._scores = [0, 0]
+        if not all(type(p) is int and 0 <= p < options.target for p in scores) or len(scores) != 2:
+            raise InvalidOptions(f"scores must be two points below the target, not {scores!r}")
+        self._scores = [scores[0], scores[1]]
+        self._hand_start = 0
         self._target = options.target
         self._special = options.special_score
         self.hand_number = 0
@@ -303,6 +311,12 @@ class Game(GameRecord):
         self.actions.append((seat, action))
         self.events.extend(out)
         return out
+
+    def hand_history(self, seat: int) -> list[tuple[int, str]]:
+        """This hand's actions as `seat` saw them (all public in Truco): with the view, all a
+        look-ahead may know (engine/truco/search.py)."""
+        _check_seat(seat)
+        return self.actions[self._hand_start :]
 
     def _refuse(self, seat: object, action: object) -> NoReturn:
         if self.phase == PHASE_OVER:
@@ -575,6 +589,7 @@ class Game(GameRecord):
             out.append(Event(ev.GAME_WON, None, {"team": team, "scores": [scores[0], scores[1]]}))
             return
         self.hand_number += 1
+        self._hand_start = len(self.actions) + 1  # the action that ended the hand is logged next
         self.dealer = NEXT_SEAT[self.dealer]  # T3: the deal passes to the next player
         self._start_hand(next_hands, out)
 
@@ -619,6 +634,7 @@ class Game(GameRecord):
             "is_over": over,
             "winner": self.winner,
             "target": self._target,
+            "options": self.options.to_dict(),
             "turn": None if over else self._turn,
             "hand_value": self._hand_value,
             "run_value": self._run_value(),

@@ -1,0 +1,176 @@
+"""Look-ahead for a Euchre seat: determinized sampling (PIMC) over the engine itself.
+
+`choose(view, history, iterations, seed)` reads only what the seat may know: its view and this
+hand's actions as it saw them (`Game.hand_history(seat)`: another seat's discard is hidden). For
+each sample it deals the unseen cards at random, consistent with what was seen: the cards
+played, the voids a seat showed by not following suit, the turned card (held by the dealer who
+picked it up, else in the kitty), the dealer's own discard. It replays the hand on a real engine
+from that deal, tries every legal action on a copy, plays the hand out with the rule player
+(bot_player) for all four seats, and keeps the action with the best total of points (ours minus
+theirs). Bidding, going alone and the dealer's discard are chosen the same way as the cards.
+
+Deterministic: the samples come from `Rng(seed)` and `iterations` alone (never the clock).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from bot.engine.common import EngineError, Rng
+from bot.engine.euchre import bot_player
+from bot.engine.euchre.actions import CARD_OF_DISCARD, CARD_OF_PLAY, DISCARD_ACTION
+from bot.engine.euchre.cards import CARD_OF_CODE, CODES, EFFECTIVE_SUIT, SUIT_OF_CODE, deck_for
+from bot.engine.euchre.events import HAND_SCORED
+from bot.engine.euchre.game import HIDDEN_DISCARD, Game, new_game
+from bot.engine.euchre.options import Options
+
+# Samples are drawn until one fits the voids seen; past this many misses a sample is skipped.
+_SHUFFLE_TRIES = 30
+
+
+class _Knowledge:
+    """What the seat knows of the hidden cards, worked out once per decision."""
+
+    def __init__(self, view: dict[str, Any], history: list[tuple[int, str]]) -> None:
+        self.seat: int = view["seat"]
+        self.dealer: int = view["dealer"]
+        self.options = replace(Options.from_dict(view["options"]), seating="random", match="game")
+        self.turned = CARD_OF_CODE[view["turned_card"]]
+        self.history = history
+        hand = [CARD_OF_CODE[c] for c in view["hand"]]
+        self.hand = hand
+        trump = SUIT_OF_CODE[view["trump"]] if view["trump"] else -1
+        played: list[list[int]] = [[], [], [], []]
+        voids: list[set[int]] = [set(), set(), set(), set()]
+        led = -1
+        in_trick = 0
+        active = 4 - len(view["sitting_out"])
+        picked_up = False
+        for s, action in history:
+            card = CARD_OF_PLAY.get(action)
+            if card is None:
+                picked_up = picked_up or action == HIDDEN_DISCARD or action in CARD_OF_DISCARD
+                continue
+            played[s].append(card)
+            suit = EFFECTIVE_SUIT[trump][card]
+            if in_trick == 0:
+                led = suit
+            elif suit != led:
+                voids[s].add(led)
+            in_trick = (in_trick + 1) % active
+        self.played = played
+        self.voids = voids
+        own_discard = view["discard"]
+        self.discard = CARD_OF_CODE[own_discard] if own_discard else -1
+        # Another dealer who picked up holds the turned card until he plays it, unless he showed
+        # he has no trump left (or no card): then he left it (E10). That he left it while
+        # holding trump is not modelled (it is a trump, rarely let go).
+        sizes: list[int] = view["hand_sizes"]
+        self.hidden_discard = picked_up and self.dealer != self.seat
+        self.dealer_holds = self.hidden_discard and self.turned not in played[self.dealer]
+        if self.dealer_holds and (trump in voids[self.dealer] or not sizes[self.dealer]):
+            self.dealer_holds = self.hidden_discard = False
+            self.discard = self.turned
+        seen = set(hand) | {c for p in played for c in p} | {self.turned}
+        if self.discard >= 0:
+            seen.add(self.discard)
+        self.pool = [c for c in deck_for(self.options.deck, self.options.joker) if c not in seen]
+        self.need = [0 if s == self.seat else sizes[s] for s in range(4)]
+        if self.dealer_holds:
+            self.need[self.dealer] -= 1
+        self.effective = EFFECTIVE_SUIT[trump] if trump >= 0 else None
+        # The most constrained seats are dealt first (fewer reshuffles).
+        self.order = sorted((s for s in range(4) if self.need[s]), key=lambda s: -len(voids[s]))
+
+    def sample(self, rng: Rng) -> Game | None:
+        """A game at the seat's current position, its hidden cards drawn at random."""
+        for _ in range(_SHUFFLE_TRIES):
+            hands = self._deal(rng.shuffled(self.pool))
+            if hands is not None:
+                return self._replayed(*hands)
+        return None
+
+    def _deal(self, cards: list[int]) -> tuple[list[list[int]], list[int]] | None:
+        hands: list[list[int]] = [[], [], [], []]
+        hands[self.seat] = list(self.hand)
+        effective = self.effective
+        for s in self.order:
+            need = self.need[s]
+            voids = self.voids[s]
+            taken = hands[s]
+            rest = []
+            for c in cards:
+                if len(taken) < need and (effective is None or effective[c] not in voids):
+                    taken.append(c)
+                else:
+                    rest.append(c)
+            if len(taken) < need:
+                return None
+            cards = rest
+        return hands, cards
+
+    def _replayed(self, hands: list[list[int]], rest: list[int]) -> Game | None:
+        dealer = self.dealer
+        discard = self.discard
+        if self.dealer_holds:
+            hands[dealer].append(self.turned)
+        if self.hidden_discard:
+            discard = rest.pop()
+        start = [h + p for h, p in zip(hands, self.played, strict=True)]
+        if discard >= 0:  # the dealer's hand before he took the turned card
+            start[dealer] = [c for c in start[dealer] if c != self.turned]
+            if discard != self.turned:
+                start[dealer].append(discard)
+        deal = ([[CODES[c] for c in h] for h in start], [CODES[c] for c in [self.turned, *rest]])
+        game = new_game(self.options, 0, first_dealer=dealer, deals=lambda _n, _d: deal)
+        try:
+            for s, action in self.history:
+                if action == HIDDEN_DISCARD:
+                    action = DISCARD_ACTION[discard]
+                game.apply(s, action)
+        except EngineError:  # a deal the seen play rules out after all (e.g. a forced lead)
+            return None
+        return game
+
+
+def _rollout_points(game: Game, team: int) -> int:
+    """Plays the hand out with the rule player: our points minus theirs (0 if thrown in)."""
+    hand_number = game.hand_number
+    while not game.is_over and game.hand_number == hand_number:
+        seat = game.to_act[0]
+        game.apply(seat, bot_player.decide(game.view(seat)))
+    for event in reversed(game.events):
+        if event.kind == HAND_SCORED:
+            points: int = event.data["points"]
+            return points if event.data["scoring_team"] == team else -points
+    return 0
+
+
+def choose(view: dict[str, Any], history: list[tuple[int, str]], iterations: int, seed: int) -> str:
+    """The legal action with the best sampled outcome; about `iterations` play-outs in all."""
+    legal: list[str] = view["legal_actions"]
+    if len(legal) == 1:
+        return legal[0]
+    knowledge = _Knowledge(view, history)
+    seat = knowledge.seat
+    rng = Rng(seed)
+    totals = [0] * len(legal)
+    samples = 0
+    for _ in range(max(1, iterations // len(legal))):
+        base = knowledge.sample(rng)
+        if base is None:
+            continue
+        samples += 1
+        for i, action in enumerate(legal):
+            game = base.clone()
+            game.apply(seat, action)
+            totals[i] += _rollout_points(game, seat % 2)
+    if not samples:
+        return bot_player.decide(view)
+    return legal[max(range(len(legal)), key=totals.__getitem__)]
+
+
+def choose_action(game: Game, seat: int, iterations: int, seed: int) -> str:
+    """`choose` on what `seat` may see of `game` (its view and its hand history)."""
+    return choose(game.view(seat), game.hand_history(seat), iterations, seed)

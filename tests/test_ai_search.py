@@ -1,0 +1,227 @@
+"""The look-ahead players (bot/engine/<game>/search.py, issue 9): view-only, legal, deterministic.
+
+Budgets are tiny here (a few play-outs): the rules of the search do not depend on its size, and
+scripts/bench_ai.py measures strength and time at the real budgets.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from bot.engine.common import Rng
+from bot.engine.euchre import Game as EuchreGame
+from bot.engine.euchre import Options as EuchreOptions
+from bot.engine.euchre import bot_player as euchre_rules
+from bot.engine.euchre import new_game as new_euchre
+from bot.engine.euchre import search as euchre_search
+from bot.engine.euchre.game import HIDDEN_DISCARD
+from bot.engine.truco import Game as TrucoGame
+from bot.engine.truco import Options as TrucoOptions
+from bot.engine.truco import new_game as new_truco
+from bot.engine.truco import search as truco_search
+from bot.engine.truco.search import win_chance
+from bot.tables.bot_moves import search_seed
+
+EUCHRE_VARIANTS = [
+    EuchreOptions(),
+    EuchreOptions(alone="maker", lead="left_of_dealer", stick_the_dealer=True),
+    EuchreOptions(deck=32, joker=True, seating="draw", match="rubber"),
+    EuchreOptions(deck=28, joker=True, alone="maker"),
+]
+
+
+def random_positions(game: Any, rng: random.Random, stops: int) -> Any:
+    """Yields (game, seat) at `stops` random decisions of one game played by random moves."""
+    while not game.is_over:
+        seat = rng.choice(game.to_act)
+        if rng.random() < stops / 40:
+            yield game, seat
+        game.apply(seat, rng.choice(game.legal_actions(seat)))
+
+
+@pytest.mark.parametrize("options", EUCHRE_VARIANTS)
+def test_euchre_search_returns_only_legal_actions(options: EuchreOptions) -> None:
+    """E17 and every bidding rule: the search picks among legal_actions at random positions
+    of both bidding rounds, the discard, the alone question and the play, at every budget."""
+    rng = random.Random(str(options))
+    phases = set()
+    for number in range(12):
+        game = new_euchre(options, number)
+        for position, seat in random_positions(game, rng, 8):
+            budget = rng.choice((1, 6, 24))
+            action = euchre_search.choose_action(position, seat, budget, rng.getrandbits(64))
+            assert action in position.legal_actions(seat)
+            phases.add(position.phase)
+    assert {"bidding1", "play"} <= phases
+
+
+def test_truco_search_returns_only_legal_actions() -> None:
+    """T5-T14: cards, raises, answers and the mão de dez decision are all legal choices."""
+    rng = random.Random(9)
+    phases = set()
+    for number in range(12):
+        game = new_truco(TrucoOptions(), number)
+        for position, seat in random_positions(game, rng, 8):
+            budget = rng.choice((1, 6, 24))
+            action = truco_search.choose_action(position, seat, budget, rng.getrandbits(64))
+            assert action in position.legal_actions(seat)
+            phases.add(position.phase)
+    assert {"play", "answer"} <= phases
+
+
+def euchre_at_play(seed: int) -> tuple[EuchreGame, int]:
+    """A game in the play phase after the first trick, with the seat to act."""
+    game = new_euchre(EuchreOptions(), seed)
+    while game.phase != "play" or len(game.hand_history(0)) < 10:
+        seat = game.to_act[0]
+        game.apply(seat, euchre_rules.choose_action(game, seat))
+        if game.hand_number > 0:
+            return euchre_at_play(seed + 1000)
+    return game, game.to_act[0]
+
+
+def swap_hidden_hands(game: EuchreGame, seat: int) -> EuchreGame:
+    """The same game as `seat` sees it, but two other seats hold each other's cards."""
+    others = [s for s in range(4) if s != seat]
+    sizes = [game._hands[s].bit_count() for s in others]
+    a, b = next(
+        (x, y)
+        for i, x in enumerate(others)
+        for j, y in enumerate(others)
+        if i < j and sizes[i] == sizes[j]
+    )
+    tampered = game.clone()
+    tampered._hands[a], tampered._hands[b] = game._hands[b], game._hands[a]
+    return tampered
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_euchre_search_reads_only_the_view(seed: int) -> None:
+    """The hidden cards are another deal in the tampered game: the seat's view and history are
+    the same, and so is the choice (the search never reads the true hands)."""
+    game, seat = euchre_at_play(seed)
+    tampered = swap_hidden_hands(game, seat)
+    assert tampered._hands != game._hands
+    assert tampered.view(seat) == game.view(seat)
+    assert tampered.hand_history(seat) == game.hand_history(seat)
+    for budget in (8, 40):
+        assert euchre_search.choose_action(tampered, seat, budget, 5) == (
+            euchre_search.choose_action(game, seat, budget, 5)
+        )
+
+
+def test_euchre_hand_history_hides_another_seats_discard() -> None:
+    """E10: only the dealer sees his discard; the others see that he discarded."""
+    game = new_euchre(EuchreOptions(), 3, first_dealer=0)
+    game.apply(1, "order")
+    discard = game.legal_actions(0)[0]
+    game.apply(0, discard)
+    assert game.hand_history(0)[-1] == (0, discard)
+    for seat in (1, 2, 3):
+        assert game.hand_history(seat) == [(1, "order"), (0, HIDDEN_DISCARD)]
+        euchre_search.choose_action(game, game.to_act[0], 4, 1)  # samples a discard
+
+
+def test_euchre_search_samples_respect_shown_voids() -> None:
+    """A seat that did not follow suit is dealt no card of that suit in any sample: every
+    sample replays the hand legally on the engine (which would refuse a revoke)."""
+    rng = random.Random(4)
+    checked = 0
+    for number in range(40):
+        game = new_euchre(EuchreOptions(), number)
+        for position, seat in random_positions(game, rng, 20):
+            if position.phase != "play":
+                continue
+            knowledge = euchre_search._Knowledge(position.view(seat), position.hand_history(seat))
+            if not any(knowledge.voids):
+                continue
+            sample = knowledge.sample(Rng(number))
+            assert sample is not None
+            # The sample is this very position, but for the hidden cards.
+            shown, real = sample.view(seat), position.view(seat)
+            for key in ("hand", "trick", "tricks_won", "hand_sizes", "to_act", "legal_actions"):
+                assert shown[key] == real[key], key
+            assert (shown["trump"], shown["maker"], shown["alone"]) == (
+                real["trump"],
+                real["maker"],
+                real["alone"],
+            )
+            checked += 1
+    assert checked > 20
+
+
+def truco_position(seed: int) -> tuple[TrucoGame, int]:
+    """A truco game at a decision with more than one choice, the seat to act, where its two
+    opponents hold as many cards each."""
+    rng = random.Random(seed)
+    game = new_truco(TrucoOptions(), seed)
+    while True:
+        seat = game.to_act[0]
+        legal = game.legal_actions(seat)
+        sizes = game.view(None)["hand_sizes"]
+        even = sizes[(seat + 1) % 4] == sizes[(seat + 3) % 4] > 0
+        if len(legal) > 1 and even and rng.random() < 0.3:
+            return game, seat
+        game.apply(seat, rng.choice(legal))
+        if game.is_over:
+            game = new_truco(TrucoOptions(), seed + 100)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_truco_search_reads_only_the_view(seed: int) -> None:
+    """Two opponents swap their hidden cards in the tampered game: same view, same choice."""
+    game, seat = truco_position(seed)
+    tampered = game.copy()
+    a, b = (seat + 1) % 4, (seat + 3) % 4
+    tampered._hands[a], tampered._hands[b] = game._hands[b], game._hands[a]
+    assert tampered._hands != game._hands
+    assert tampered.view(seat) == game.view(seat)
+    for budget in (8, 40):
+        assert truco_search.choose_action(tampered, seat, budget, 11) == (
+            truco_search.choose_action(game, seat, budget, 11)
+        )
+
+
+def test_search_is_deterministic_and_survives_a_restore() -> None:
+    """The same (table seed, actions so far, seat) gives the same move, on the game and on the
+    game rebuilt from its stored record (as after a restart)."""
+    for seed in range(4):
+        game, seat = euchre_at_play(seed)
+        restored = EuchreGame.from_json(game.to_json())
+        move_seed = search_seed(seed, len(game.actions), seat)
+        assert euchre_search.choose_action(game, seat, 30, move_seed) == (
+            euchre_search.choose_action(restored, seat, 30, move_seed)
+        )
+        truco, tseat = truco_position(seed)
+        truco_restored = TrucoGame.from_json(truco.to_json())
+        move_seed = search_seed(seed, len(truco.actions), tseat)
+        assert truco_search.choose_action(truco, tseat, 30, move_seed) == (
+            truco_search.choose_action(truco_restored, tseat, 30, move_seed)
+        )
+    assert search_seed(1, 2, 3) == search_seed(1, 2, 3)
+    assert len({search_seed(1, n, s) for n in range(5) for s in range(4)}) == 20
+
+
+def test_truco_win_chance_weighs_the_score() -> None:
+    """T12: the search values points by the chance to reach 12 they leave."""
+    assert win_chance(12, 0, 12) == 1.0 and win_chance(0, 12, 12) == 0.0
+    assert win_chance(0, 0, 12) == pytest.approx(0.5)
+    assert win_chance(10, 0, 12) > win_chance(6, 0, 12) > win_chance(0, 0, 12)
+
+
+def test_truco_search_runs_from_a_hand_of_ten() -> None:
+    """T13: at 10 points the pair sees both hands; the search decides play or run from them
+    (and the starting score reaches the look-ahead engine)."""
+    game = TrucoGame(TrucoOptions(), 0, 0, scores=(10, 4))
+    assert game.phase == "hand_of_ten"
+    seat = game.to_act[0]
+    assert game.view(seat)["partner_hand"] is not None
+    assert truco_search.choose_action(game, seat, 20, 1) in ("accept", "run")
+
+
+def test_truco_scores_must_be_below_the_target() -> None:
+    with pytest.raises(ValueError):
+        TrucoGame(TrucoOptions(), 0, 0, scores=(12, 0))
