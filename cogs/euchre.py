@@ -31,6 +31,7 @@ class Euchre(commands.GroupCog, group_name="euchre", group_description=t("cmd.eu
         joker=t("cmd.euchre.joker"),
         seating=t("cmd.euchre.seating"),
         match=t("cmd.euchre.match"),
+        pictures=t("cmd.option.pictures"),
     )
     @app_commands.choices(
         target=_choices("target", (10, 7, 5)),
@@ -51,6 +52,7 @@ class Euchre(commands.GroupCog, group_name="euchre", group_description=t("cmd.eu
         joker: bool | None = None,
         seating: Choice[str] | None = None,
         match: Choice[str] | None = None,
+        pictures: bool | None = None,
     ) -> None:
         options: dict[str, Any] = {}
         for name, choice in (
@@ -67,7 +69,8 @@ class Euchre(commands.GroupCog, group_name="euchre", group_description=t("cmd.eu
             options["stick_the_dealer"] = stick_the_dealer
         if joker is not None:
             options["joker"] = joker
-        await self.bot.table_ui.create_table(interaction, "euchre", options)  # type: ignore[attr-defined]
+        settings = {} if pictures is None else {"pictures": pictures}
+        await self.bot.table_ui.create_table(interaction, "euchre", options, settings)  # type: ignore[attr-defined]
 
 
 async def setup(bot: commands.Bot) -> None:

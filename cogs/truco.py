@@ -18,17 +18,21 @@ class Truco(commands.GroupCog, group_name="truco", group_description=t("cmd.truc
         super().__init__()
 
     @app_commands.command(name="new", description=t("cmd.truco.new"))
-    @app_commands.describe(target=t("cmd.truco.target"))
+    @app_commands.describe(target=t("cmd.truco.target"), pictures=t("cmd.option.pictures"))
     @app_commands.choices(
         target=[Choice(name=t(f"cmd.truco.target.{v}"), value=v) for v in (12, 24, 6)]
     )
     async def new(
-        self, interaction: discord.Interaction, target: Choice[int] | None = None
+        self,
+        interaction: discord.Interaction,
+        target: Choice[int] | None = None,
+        pictures: bool | None = None,
     ) -> None:
         options: dict[str, Any] = {}
         if target is not None:
             options["target"] = target.value
-        await self.bot.table_ui.create_table(interaction, "truco", options)  # type: ignore[attr-defined]
+        settings = {} if pictures is None else {"pictures": pictures}
+        await self.bot.table_ui.create_table(interaction, "truco", options, settings)  # type: ignore[attr-defined]
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -271,6 +271,7 @@ class MessageVersion:
     components: list[dict[str, Any]]
     flags: int
     at: float
+    attachments: list[dict[str, Any]] = field(default_factory=list)
 
 
 def iter_components(components: list[dict[str, Any]]) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -342,6 +343,7 @@ class Message:
                 copy.deepcopy(self.components),
                 self.flags,
                 self.edited_at or self.created_at,
+                copy.deepcopy(self.attachments),
             )
         )
 

@@ -232,9 +232,11 @@ class TableService:
         host_name: str,
         game: str,
         options: dict[str, Any] | None = None,
+        settings: dict[str, Any] | None = None,
     ) -> Table:
         """A new table in its lobby, the host seated at position 0. One active table per channel:
-        a finished one is closed to make room, any other refuses with ChannelBusy."""
+        a finished one is closed to make room, any other refuses with ChannelBusy. `settings`
+        are not game rules (e.g. "pictures": False for a table shown as text only)."""
         try:
             rules = rules_for(game)
             normalised = rules.normalise_options(options)
@@ -260,6 +262,7 @@ class TableService:
                 version=1,
                 seats=[SeatRecord(host_id, host_name), None, None, None],
                 created_at=self._clock(),
+                settings=dict(settings or {}),
             )
             record.id = await self.store.create_table(record)
             table = Table(record=record, rules=rules)

@@ -27,6 +27,7 @@ from bot.tables.errors import TableError
 from bot.tables.service import Table, TableService
 from bot.ui import render
 from bot.ui.buttons import detach
+from bot.ui.table_picture import TablePictures
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +55,8 @@ def send_kwargs(parts: render.MessageParts) -> dict[str, Any]:
         out["embed"] = parts.embed
     if parts.view is not None:
         out["view"] = parts.view
+    if parts.files:
+        out["files"] = parts.files
     return out
 
 
@@ -85,6 +88,7 @@ class PublicMessages:
         self._attempts: dict[int, int] = {}
         self._retries: set[asyncio.Task[None]] = set()
         self.edits = 0  # edits sent, for tests and benchmarks
+        self.pictures = TablePictures()
         self._closed = False
 
     # --- scheduling ---------------------------------------------------------------------------
@@ -98,6 +102,21 @@ class PublicMessages:
             channel.task = asyncio.create_task(
                 self._drain(table.channel_id, channel), name=f"table-edits-{table.channel_id}"
             )
+
+    async def draw(self, table: Table) -> tuple[ShownKey, render.MessageParts]:
+        """The table message for the table's current state, with its picture. The state is
+        read under the table's lock (never a state whose write is still on its way); the
+        picture is drawn after, in a worker thread, from what was read."""
+        async with table.lock:
+            key = shown_key(table)
+            parts = render.table_message(table)
+            scene = self.pictures.scene(table)
+        try:
+            parts.files = await self.pictures.files(scene)
+        except BaseException:
+            detach(parts.view)
+            raise
+        return key, parts
 
     def mark_shown(self, table: Table, key: ShownKey) -> None:
         """A message was just sent showing `key` (a new table message, a repost)."""
@@ -156,10 +175,7 @@ class PublicMessages:
             await asyncio.sleep(self.per_seconds - (now - channel.sent[0]))
 
     async def _edit(self, table: Table) -> None:
-        # Drawn under the table's lock: never a state whose write is still on its way.
-        async with table.lock:
-            key = shown_key(table)
-            parts = render.table_message(table)
+        key, parts = await self.draw(table)
         message_id = table.message_id
         assert message_id is not None
         message = self._client.get_partial_messageable(
@@ -212,9 +228,7 @@ class PublicMessages:
         """Post the table again at the bottom of the channel (its message is gone, or may not
         be edited any more: then `retire` is deleted once the new one is up)."""
         channel = self._client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-        async with table.lock:
-            parts = render.table_message(table)
-            key = shown_key(table)
+        key, parts = await self.draw(table)
         try:
             message = await channel.send(**send_kwargs(parts))
         except discord.HTTPException as error:
@@ -237,5 +251,6 @@ class PublicMessages:
                 log.info("could not delete table %s's old message %s", table.id, retire)
 
     def _forget(self, table: Table) -> None:
+        self.pictures.forget(table.id)
         self._shown.pop(table.id, None)
         self._attempts.pop(table.id, None)

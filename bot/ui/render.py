@@ -20,6 +20,8 @@ from bot.ui.buttons import GameActionButton, TableButton
 from bot.ui.cards import card_text, cards_text, suit_text
 from bot.ui.custom_ids import game_action_id, table_button_id
 from bot.ui.events import cards_line, event_sentence, team_name
+from bot.ui.table_picture import URL as PICTURE_URL
+from bot.ui.table_picture import wants_picture
 
 LOG_LINES = 6
 COLOURS = {"euchre": discord.Colour.dark_green(), "truco": discord.Colour.dark_red()}
@@ -33,14 +35,19 @@ class MessageParts:
     view: discord.ui.View | None
     # The table version a hand message was drawn for (live hands compare it); None otherwise.
     version: int | None = None
+    # The table message's attachments (its picture); None leaves attachments alone.
+    files: list[discord.File] | None = None
 
     def kwargs(self) -> dict[str, Any]:
         """For send / edit calls: None values clear the embed or the buttons on an edit."""
-        return {
+        out: dict[str, Any] = {
             "content": self.content,
             "embed": self.embed,
             "view": self.view,
         }
+        if self.files is not None:
+            out["attachments"] = self.files
+        return out
 
 
 # --- names --------------------------------------------------------------------------------------
@@ -84,10 +91,14 @@ def table_message(table: Table, locale: str | None = None) -> MessageParts:
     if table.closed:
         return closed_message(table, locale)
     if table.status == "lobby" or table.game is None:
-        return lobby_message(table, locale)
-    if table.game.is_over:
-        return result_message(table, locale)
-    return game_message(table, locale)
+        parts = lobby_message(table, locale)
+    elif table.game.is_over:
+        parts = result_message(table, locale)
+    else:
+        parts = game_message(table, locale)
+    if parts.embed is not None and wants_picture(table):
+        parts.embed.set_image(url=PICTURE_URL)
+    return parts
 
 
 def _notice(table: Table, locale: str | None) -> str:
@@ -479,7 +490,7 @@ def closed_message(table: Table, locale: str | None = None) -> MessageParts:
 def moved_message(table: Table, locale: str | None = None) -> MessageParts:
     """What an old table message says after `/table show` reposted the table."""
     url = jump_url(table) or ""
-    return MessageParts(content=t("table.moved", locale, url=url), embed=None, view=None)
+    return MessageParts(content=t("table.moved", locale, url=url), embed=None, view=None, files=[])
 
 
 # --- the private hand message -----------------------------------------------------------------

@@ -39,7 +39,7 @@ from bot.ui.answer import locale_of, say
 from bot.ui.buttons import detach
 from bot.ui.custom_ids import parse_game_action, parse_table_button
 from bot.ui.live_hands import LiveHands
-from bot.ui.public import PublicMessages, send_kwargs, shown_key
+from bot.ui.public import PublicMessages, send_kwargs
 
 log = logging.getLogger(__name__)
 
@@ -303,7 +303,11 @@ class TableUI:
         return None
 
     async def create_table(
-        self, interaction: discord.Interaction[Any], game: str, options: dict[str, Any]
+        self,
+        interaction: discord.Interaction[Any],
+        game: str,
+        options: dict[str, Any],
+        settings: dict[str, Any] | None = None,
     ) -> None:
         refusal = self._refusal_before_posting(interaction)
         if refusal is not None:
@@ -321,6 +325,7 @@ class TableUI:
                 host_name=getattr(user, "display_name", None) or user.name,
                 game=game,
                 options=options,
+                settings=settings,
             )
             table = await self.in_time(interaction, create, ephemeral_thinking=True)
             await self._post_table_message(interaction, table, locale)
@@ -333,9 +338,7 @@ class TableUI:
         """Answer the command with the public table message and remember its id. If the
         command had to be deferred (privately), the table is posted in the channel and the
         private answer says where."""
-        async with table.lock:
-            key = shown_key(table)
-            parts = render.table_message(table)
+        key, parts = await self.public.draw(table)
         deferred = interaction.response.is_done()
         try:
             if deferred:
