@@ -171,6 +171,24 @@ class Messages:
             embed.setdefault("content_scan_version", 0)
         return result
 
+    @staticmethod
+    def _resolve_attachment_images(
+        embeds: list[dict[str, Any]], attachments: list[dict[str, Any]]
+    ) -> None:
+        """As Discord does: an embed image or thumbnail `attachment://name` becomes that
+        attachment's URL; naming no attachment of the message, it is dropped (not shown)."""
+        by_name = {a["filename"]: a for a in attachments}
+        for embed in embeds:
+            for key in ("image", "thumbnail"):
+                url = str((embed.get(key) or {}).get("url") or "")
+                if not url.startswith("attachment://"):
+                    continue
+                attachment = by_name.get(url.removeprefix("attachment://"))
+                if attachment is None:
+                    del embed[key]
+                else:
+                    embed[key] = {"url": attachment["url"], "proxy_url": attachment["proxy_url"]}
+
     # -- operations ------------------------------------------------------------------------
 
     def create(
@@ -201,6 +219,7 @@ class Messages:
             "sticker_ids": body.get("sticker_ids"),
             "poll": body.get("poll"),
         }
+        self._resolve_attachment_images(fields["embeds"], attachments)
         if not flags & LOADING and limits.is_empty(fields):
             raise ApiError(400, CANNOT_SEND_EMPTY_MESSAGE, "Cannot send an empty message")
         limits.number_components(fields["components"])
@@ -280,6 +299,7 @@ class Messages:
         merged["attachments"] = self._attachments(
             body, uploads or [], message.attachments, ephemeral=message.ephemeral
         )
+        self._resolve_attachment_images(merged["embeds"], merged["attachments"])
         if limits.is_empty(merged):
             raise ApiError(400, CANNOT_SEND_EMPTY_MESSAGE, "Cannot send an empty message")
         was_loading = message.loading
