@@ -18,12 +18,13 @@ from bot.emulator.errors import (
     OLD_MESSAGE_EDITS_EXHAUSTED,
     REQUEST_TOO_LARGE,
     ApiError,
+    FormErrors,
     invalid_form,
 )
 from bot.emulator.gateway import DIRECT_MESSAGES, GUILD_MESSAGES
 from bot.emulator.limits import EPHEMERAL, IS_COMPONENTS_V2, LOADING, SUPPRESS_EMBEDS
 from bot.emulator.payloads import ATTACHMENT_SIZE_LIMIT
-from bot.emulator.state import Account, Channel, Interaction, Message
+from bot.emulator.state import Account, Channel, Interaction, Message, iter_components
 
 if TYPE_CHECKING:
     from bot.emulator.server import Emulator
@@ -163,6 +164,23 @@ class Messages:
             data["ephemeral"] = True
         return data
 
+    def _check_emojis(self, components: Any, errors: FormErrors) -> None:
+        """A custom emoji on a component must exist (this emulator's guilds have none of their
+        own: only the application's emojis can be shown)."""
+        if not isinstance(components, list):
+            return
+        known = self._emu.application_emojis
+        for index, component in iter_components(components):
+            emoji = component.get("emoji")
+            if not isinstance(emoji, dict) or emoji.get("id") is None:
+                continue
+            if int(emoji["id"]) not in known:
+                errors.add(
+                    ("components", index, "emoji", "id"),
+                    "COMPONENT_INVALID_EMOJI",
+                    f"Invalid emoji {emoji.get('name')}:{emoji['id']}",
+                )
+
     @staticmethod
     def _normalise_embeds(embeds: list[dict[str, Any]]) -> list[dict[str, Any]]:
         result = copy.deepcopy(embeds)
@@ -206,6 +224,7 @@ class Messages:
         force_flags: int | None = None,
     ) -> Message:
         errors = limits.validate_message(body, allowed_flags=allowed_flags)
+        self._check_emojis(body.get("components"), errors)
         if errors:
             raise invalid_form(errors)
         flags = int(body.get("flags") or 0) if force_flags is None else force_flags
@@ -262,6 +281,7 @@ class Messages:
             {**body, "flags": body.get("flags", message.flags) & ~(LOADING | EPHEMERAL)},
             allowed_flags=allowed_flags,
         )
+        self._check_emojis(body.get("components"), errors)
         new_flags = message.flags
         if body.get("flags") is not None:
             wanted = int(body["flags"])

@@ -7,6 +7,7 @@ polygon edges); red suits are red. Card codes are the engines': rank then suit (
 
 from __future__ import annotations
 
+import io
 from functools import lru_cache
 from pathlib import Path
 
@@ -186,3 +187,53 @@ def card_back(width: int) -> Image.Image:
         )
 
     return _shape_layer((width, height), paint)
+
+
+EMOJI_SIZE = 128  # Discord scales an emoji down from 128 x 128
+
+
+def deck_codes() -> list[str]:
+    """Every card of both games: euchre 7-A (and its joker), truco A-7 J Q K."""
+    from bot.engine.euchre.cards import RANKS as EUCHRE_RANKS
+    from bot.engine.truco.cards import RANKS as TRUCO_RANKS
+
+    ranks = sorted(set(EUCHRE_RANKS) | set(TRUCO_RANKS), key="A23456789TJQK".index)
+    return [rank + suit for suit in "CDHS" for rank in ranks] + [JOKER_CODE]
+
+
+@lru_cache(maxsize=64)
+def emoji_png(code: str) -> bytes:
+    """A card as an emoji: a big rank over its suit, readable at button size."""
+    size = EMOJI_SIZE
+    left, right = 14, size - 14
+
+    def paint(draw: ImageDraw.ImageDraw, s: int) -> None:
+        draw.rounded_rectangle(
+            [left * s, 2 * s, right * s, (size - 2) * s],
+            radius=16 * s,
+            fill=FACE,
+            outline=EDGE,
+            width=3 * s,
+        )
+        if code == JOKER_CODE:
+            _star(draw, size * s / 2, size * s * 0.6, size * s * 0.3, (180, 120, 20))
+        else:
+            box = (38 * s, 66 * s, 90 * s, 118 * s)
+            _draw_suit(draw, code[-1], box)
+
+    image = _shape_layer((size, size), paint)
+    draw = ImageDraw.Draw(image)
+    if code == JOKER_CODE:
+        draw.text((size / 2, 30), "JOKER", font=font(22), fill=BLACK, anchor="mm")
+    else:
+        rank = rank_text(code)
+        draw.text(
+            (size / 2, 36),
+            rank,
+            font=font(54 if len(rank) == 1 else 46),
+            fill=SUIT_COLOURS[code[-1]],
+            anchor="mm",
+        )
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=True)
+    return out.getvalue()

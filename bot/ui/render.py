@@ -7,6 +7,7 @@ The public message is drawn from `game.view(None)` only, and a hand message from
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -549,10 +550,16 @@ def hand_prompt(table: Table, view: dict[str, Any], locale: str | None) -> str:
 
 
 def hand_message(
-    table: Table, seat: int, locale: str | None = None, note: str | None = None
+    table: Table,
+    seat: int,
+    locale: str | None = None,
+    note: str | None = None,
+    emojis: Mapping[str, discord.PartialEmoji] | None = None,
 ) -> MessageParts:
     """The private answer to one player: their cards as buttons (illegal ones disabled) and the
-    decision buttons of the moment, drawn for the table's current version."""
+    decision buttons of the moment, drawn for the table's current version. A card with an
+    emoji in `emojis` shows its face beside its text."""
+    emojis = emojis or {}
     game = table.game
     assert game is not None
     view = game.view(seat)
@@ -639,6 +646,7 @@ def hand_message(
             GameActionButton(
                 game_action_id(table.id, version, card_action or f"play:{card}"),
                 label=card_text(card),
+                emoji=emojis.get(card),
                 style=style,
                 disabled=disabled,
                 row=index // 5,

@@ -37,6 +37,7 @@ from bot.texts import t
 from bot.ui import render
 from bot.ui.answer import locale_of, say
 from bot.ui.buttons import detach
+from bot.ui.card_emojis import CardEmojis
 from bot.ui.custom_ids import parse_game_action, parse_table_button
 from bot.ui.live_hands import LiveHands
 from bot.ui.public import PublicMessages, send_kwargs
@@ -50,12 +51,12 @@ REQUIRED_PERMISSIONS = ("view_channel", "send_messages", "embed_links")
 
 
 async def locked_hand(
-    table: Table, seat: int, locale: str, note: str | None = None
+    table: Table, seat: int, locale: str, emojis: CardEmojis, note: str | None = None
 ) -> render.MessageParts:
     """A hand message drawn under the table's lock: never a state whose write is on its way
     (a bot may be moving at this very moment)."""
     async with table.lock:
-        return render.hand_message(table, seat, locale, note=note)
+        return render.hand_message(table, seat, locale, note=note, emojis=emojis.by_card)
 
 
 class TableUI:
@@ -77,7 +78,8 @@ class TableUI:
         if per_seconds is not None:
             pacing["per_seconds"] = per_seconds
         self.public = PublicMessages(client, service, **pacing)
-        self.live_hands = LiveHands(client, service)
+        self.card_emojis = CardEmojis()
+        self.live_hands = LiveHands(client, service, self.card_emojis)
         self._background: set[asyncio.Task[None]] = set()
         service.add_listener(self._on_table_change)
 
@@ -95,6 +97,7 @@ class TableUI:
     async def close(self) -> None:
         for task in list(self._background):
             task.cancel()
+        await self.card_emojis.close()
         await self.live_hands.close()
         await self.public.close()
 
@@ -176,8 +179,10 @@ class TableUI:
                 except StaleVersion as stale:
                     assert stale.table is not None
                     note_key = "hand.note.answered" if stale.partner_answered else "hand.note.stale"
-                    return await locked_hand(stale.table, stale.seat, locale, t(note_key, locale))
-                return await locked_hand(result.table, result.seat, locale)
+                    return await locked_hand(
+                        stale.table, stale.seat, locale, self.card_emojis, t(note_key, locale)
+                    )
+                return await locked_hand(result.table, result.seat, locale, self.card_emojis)
 
             with self.live_hands.answering(parsed.table_id, interaction.user.id):
                 parts = await self.in_time(interaction, act())
@@ -286,7 +291,7 @@ class TableUI:
         seat = table.seat_of(user_id)
         if seat is None:
             raise NotSeated(table)
-        return await locked_hand(table, seat, locale)
+        return await locked_hand(table, seat, locale, self.card_emojis)
 
     # --- commands -------------------------------------------------------------------------------
 
