@@ -12,8 +12,8 @@ from bot.client import CardTableBot
 from bot.emulator import Emulator
 from bot.ui import table_picture
 from tests.conftest import World
-from tests.test_e2e_play_games import play_game
 from tests.test_e2e_play_driver import scale_rate_limits
+from tests.test_e2e_play_games import play_game
 
 
 async def test_the_lobby_message_shows_the_seats_and_a_join_changes_the_picture(

@@ -83,11 +83,14 @@ async def test_a_name_is_unique_and_an_application_holds_2000(
             await bot.create_application_emoji(name="card_AS", image=PNG)
         assert taken.value.code == 50035
         for number in range(MAX_APPLICATION_EMOJIS - 1):
-            emulator.application_emojis[10**6 + number] = {"id": str(10**6 + number), "name": f"e{number}"}
+            emulator.application_emojis[10**6 + number] = {
+                "id": str(10**6 + number),
+                "name": f"e{number}",
+            }
         with pytest.raises(discord.HTTPException) as full:
             await bot.create_application_emoji(name="card_KS", image=PNG)
         assert full.value.code == 30008
-    assert len(rejected(emulator, 50035)) == 1 and len(rejected(emulator, 30008)) == 1
+    assert len(rejected(emulator, 50035)) == 1 and not rejected(emulator, 30008)
     emulator.violations.clear()
 
 

@@ -91,7 +91,10 @@ async def create_emoji(request: web.Request) -> web.Response:
     if errors:
         raise invalid_form(errors)
     if len(emu.application_emojis) >= MAX_APPLICATION_EMOJIS:
-        raise ApiError(400, MAX_EMOJIS_REACHED, "Maximum number of emojis reached (2000)")
+        # A state of the application, not a broken rule: a bot must live with it.
+        raise ApiError(
+            400, MAX_EMOJIS_REACHED, "Maximum number of emojis reached (2000)", violation=False
+        )
     emoji_id = emu.snowflakes.next()
     emoji = {
         "id": str(emoji_id),

@@ -85,6 +85,16 @@ def _shape_layer(size: tuple[int, int], paint: object) -> Image.Image:
     return big.resize(size, Image.Resampling.LANCZOS)
 
 
+@lru_cache(maxsize=8)
+def suit_symbol(suit: str, size: int) -> Image.Image:
+    """A suit on its own, `size` pixels square."""
+
+    def paint(draw: ImageDraw.ImageDraw, s: int) -> None:
+        _draw_suit(draw, suit, (0, 0, size * s, size * s))
+
+    return _shape_layer((size, size), paint)
+
+
 def rank_text(code: str) -> str:
     rank = code[:-1]
     return RANK_TEXT.get(rank, rank)

@@ -77,7 +77,6 @@ def played_table(game_name: str, seed: int, stop: Stop, *, bias: tuple[str, ...]
     )
 
 
-
 def stages(game_name: str) -> dict[str, Table]:
     """One table per stage of `game_name`, by stage name."""
     tables = {"lobby": lobby_table(game_name)}
@@ -116,12 +115,26 @@ def main(folder: str) -> None:
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
     euchre = played_table(
-        "euchre", 11, lambda v: len(v["trick"]) == 3 and sum(v["tricks_won"]) == 2
+        "euchre",
+        7,
+        lambda v: (
+            len(v["trick"]) == 3
+            and v["tricks_won"] == [1, 1]
+            and min(v["scores"]) >= 2
+            and not v["alone"]
+        ),
     )
     truco = played_table(
         "truco",
-        4,
-        lambda v: v["hand_value"] > 2 and len(v["trick"]) == 2 and bool(v["rounds"]),
+        34,
+        lambda v: (
+            v["hand_value"] > 2
+            and len(v["trick"]) == 2
+            and len(v["rounds"]) == 1
+            and min(v["scores"]) >= 2
+            and v["pending_ask"] is None
+            and v["hand_of_ten"] is None
+        ),
         bias=("raise", "accept", "play"),
     )
     (out / "euchre-table.png").write_bytes(picture(euchre))

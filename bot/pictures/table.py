@@ -14,7 +14,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 from PIL.PngImagePlugin import PngInfo
 
-from bot.pictures.cards import card_back, card_face, font
+from bot.pictures.cards import card_back, card_face, font, suit_symbol
 from bot.pictures.scene import Scene, Trick
 from bot.texts import t
 
@@ -83,7 +83,8 @@ def _plate(
     *,
     to_act: bool,
     note: str = "",
-) -> None:
+) -> int:
+    """A name plate; returns its width."""
     name_font = font(17)
     note_font = font(12)
     width = max(110, round(draw.textlength(text, font=name_font)) + 34)
@@ -98,6 +99,7 @@ def _plate(
     draw.text((centre[0] + 4, text_y), text, font=name_font, fill=PLATE_TEXT, anchor="mm")
     if note:
         draw.text((centre[0] + 4, y0 + 31), note, font=note_font, fill=PLATE_TEXT, anchor="mm")
+    return width
 
 
 def _seat_note(scene: Scene, seat: int) -> str:
@@ -119,7 +121,7 @@ def _seats(image: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene) -> None:
     view = scene.view
     to_act = set(view["to_act"]) if view is not None else set()
     for seat, centre in enumerate(PLATES):
-        _plate(
+        width = _plate(
             draw,
             centre,
             shown_name(scene.names[seat]),
@@ -129,17 +131,14 @@ def _seats(image: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene) -> None:
         )
         if view is None or scene.stage != "play":
             continue
+        # The hand's size as a row of small backs: under a side plate, beside the others.
         count = view["hand_sizes"][seat]
-        if count:
-            # The hand's size as a small fan of backs beside the plate.
-            back = card_back(BACKS)
-            dx = 1 if seat != 3 else -1
-            start_x = centre[0] + dx * 78 if seat in (1, 3) else centre[0] + 90
-            y = centre[1] + (38 if seat in (1, 3) else 0)
-            if seat in (1, 3):
-                start_x = centre[0] - (count - 1) * 5
-            for i in range(count):
-                _paste(image, back, (start_x + i * 10 * (1 if seat != 3 else 1), y))
+        if seat in (1, 3):
+            x, y = centre[0] - (count - 1) * 5, centre[1] + 38
+        else:
+            x, y = centre[0] + width // 2 + 22, centre[1]
+        for index in range(count):
+            _paste(image, card_back(BACKS), (x + index * 10, y))
 
 
 def _score_box(draw: ImageDraw.ImageDraw, scene: Scene) -> None:
@@ -148,7 +147,7 @@ def _score_box(draw: ImageDraw.ImageDraw, scene: Scene) -> None:
     locale = scene.locale
     title = t(f"game.{scene.game}", locale)
     big, small = font(18), font(13)
-    draw.rounded_rectangle([22, 18, 226, 104], radius=12, fill=RAIL[scene.game], outline=WHITE)
+    draw.rounded_rectangle([22, 18, 226, 114], radius=12, fill=RAIL[scene.game], outline=WHITE)
     draw.text((34, 26), title, font=big, fill=WHITE)
     draw.text(
         (34 + draw.textlength(title, font=big) + 8, 31),
@@ -156,24 +155,24 @@ def _score_box(draw: ImageDraw.ImageDraw, scene: Scene) -> None:
         font=small,
         fill=DIM,
     )
+    if scene.stage == "play":
+        # The column of tricks (euchre) or rounds (truco) won in this hand.
+        column = t(f"picture.tricks.{scene.game}", locale)
+        draw.text((212, 56), column, font=font(11), fill=TURN, anchor="rb")
     for team in (0, 1):
-        y = 54 + team * 24
+        y = 62 + team * 24
         draw.rounded_rectangle([34, y + 3, 46, y + 15], radius=3, fill=TEAM_COLOURS[team])
-        draw.text(
-            (54, y), t("picture.team", locale, number=team + 1), font=font(16), fill=WHITE
-        )
+        draw.text((54, y), t("picture.team", locale, number=team + 1), font=font(16), fill=WHITE)
         draw.text((160, y - 2), str(view["scores"][team]), font=font(20), fill=WHITE)
         if scene.stage == "play":
             tricks = view["tricks_won"][team]
-            draw.text((194, y + 2), "•" * tricks if tricks < 6 else str(tricks), font=small, fill=TURN)
+            draw.text((210, y + 1), str(tricks), font=font(16), fill=TURN, anchor="ra")
 
 
 def _suit_chip(image: Image.Image, draw: ImageDraw.ImageDraw, suit: str, x: int, y: int) -> None:
     draw.ellipse([x, y, x + 34, y + 34], fill=PLATE)
-    # A suit symbol is the corner of any card of that suit: reuse the drawing of a card face.
-    face = card_face("9" + suit, 64)
-    symbol = face.crop((3, 22, 20, 40)).resize((22, 24))
-    image.paste(symbol, (x + 6, y + 5), symbol)
+    symbol = suit_symbol(suit, 22)
+    image.paste(symbol, (x + 6, y + 6), symbol)
 
 
 def _euchre_box(image: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene) -> None:
@@ -181,7 +180,9 @@ def _euchre_box(image: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene) -> 
     assert view is not None
     locale = scene.locale
     x0 = WIDTH - 210
-    draw.rounded_rectangle([x0, 18, WIDTH - 22, 104], radius=12, fill=RAIL[scene.game], outline=WHITE)
+    draw.rounded_rectangle(
+        [x0, 18, WIDTH - 22, 114], radius=12, fill=RAIL[scene.game], outline=WHITE
+    )
     label = font(14)
     if view["trump"] is not None:
         draw.text((x0 + 12, 26), t("picture.trump", locale), font=label, fill=WHITE)
@@ -204,7 +205,9 @@ def _truco_box(draw: ImageDraw.ImageDraw, scene: Scene) -> None:
     assert view is not None
     locale = scene.locale
     x0 = WIDTH - 236
-    draw.rounded_rectangle([x0, 18, WIDTH - 22, 104], radius=12, fill=RAIL[scene.game], outline=WHITE)
+    draw.rounded_rectangle(
+        [x0, 18, WIDTH - 22, 114], radius=12, fill=RAIL[scene.game], outline=WHITE
+    )
     draw.text((x0 + 12, 26), t("picture.worth", locale), font=font(14), fill=WHITE)
     value = view["hand_value"]
     raised = value > BASE_VALUE
@@ -250,7 +253,9 @@ def _last_hand(image: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene) -> N
         for index, (seat, card) in enumerate(trick.cards):
             sprite = card_face(card, SMALL)
             lift = -10 if seat == trick.winner else 0
-            image.paste(sprite, (round(x + index * step), round(y - sprite.height / 2 + lift)), sprite)
+            image.paste(
+                sprite, (round(x + index * step), round(y - sprite.height / 2 + lift)), sprite
+            )
         label = (
             t("picture.team", locale, number=trick.winner % 2 + 1)
             if trick.winner is not None
@@ -277,9 +282,7 @@ def _winner_banner(draw: ImageDraw.ImageDraw, scene: Scene) -> None:
 
 def _lobby(draw: ImageDraw.ImageDraw, scene: Scene) -> None:
     locale = scene.locale
-    draw.text(
-        CENTRE, t(f"game.{scene.game}", locale), font=font(34), fill=WHITE, anchor="mm"
-    )
+    draw.text(CENTRE, t(f"game.{scene.game}", locale), font=font(34), fill=WHITE, anchor="mm")
     draw.text(
         (CENTRE[0], CENTRE[1] + 34),
         t("picture.lobby", locale),
@@ -325,6 +328,3 @@ def png_bytes(image: Image.Image, scene: Scene) -> bytes:
 def table_png(scene: Scene) -> bytes:
     """The whole picture, as PNG bytes. Pure CPU work: run it off the event loop."""
     return png_bytes(draw_table(scene), scene)
-
-
-

@@ -390,6 +390,8 @@ STRINGS: dict[str, str] = {
     "picture.last_hand": "Last hand",
     "picture.hand_points": "Last hand: Team {number} +{points}",
     "picture.tied": "tied",
+    "picture.tricks.euchre": "tricks",
+    "picture.tricks.truco": "rounds",
     "picture.winner": "Team {number} wins {a}–{b}",
     "picture.lobby": "Waiting for four players",
     "picture.file_description": "Picture of the table (the text above says the same)",

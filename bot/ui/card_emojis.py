@@ -9,6 +9,7 @@ without an emoji (not uploaded yet, or the upload failed) keeps its text label o
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 
 import discord
@@ -61,7 +62,5 @@ class CardEmojis:
     async def close(self) -> None:
         if self._task is not None and not self._task.done():
             self._task.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError):
                 await self._task
-            except asyncio.CancelledError:
-                pass

@@ -41,8 +41,8 @@ import discord
 from bot.tables.service import CHANGE_CLOSED, Table, TableService
 from bot.texts import t
 from bot.ui import render
-from bot.ui.card_emojis import CardEmojis
 from bot.ui.buttons import detach
+from bot.ui.card_emojis import CardEmojis
 
 log = logging.getLogger(__name__)
 
