@@ -4,6 +4,7 @@ picture of the state its text shows (checked for whole games by the play driver'
 
 from __future__ import annotations
 
+import asyncio
 import io
 
 from PIL import Image
@@ -52,3 +53,46 @@ async def test_a_table_with_pictures_off_is_text_only_for_a_whole_game(
         assert all("image" not in embed for embed in shown.embeds)
     assert running_bot.table_ui is not None
     assert running_bot.table_ui.public.pictures.drawn == 0
+
+
+async def test_without_attach_files_the_table_is_text_until_the_permission_comes_back(
+    emulator: Emulator, world: World, running_bot: CardTableBot
+) -> None:
+    scale_rate_limits(emulator, running_bot, per=1.0)
+    world.table.set_bot_permissions(attach_files=False)
+    await world.alice.slash(world.table, "truco new")
+    lobby = world.table.last_message
+    assert lobby is not None and not lobby.attachments
+    assert all("image" not in embed for embed in lobby.embeds)
+    await world.bob.click(lobby, "Join")
+    await lobby.wait_until(lambda m: "Bob" in repr(m.embeds), timeout=10)
+    assert not lobby.attachments
+    world.table.set_bot_permissions(attach_files=True)
+    assert running_bot.table_ui is not None and running_bot.table_service is not None
+    public = running_bot.table_ui.public
+    table = running_bot.table_service.in_channel(world.table.id)
+    assert table is not None
+    for _ in range(250):  # the bot learns it from a CHANNEL_UPDATE on the gateway
+        if public.can_attach(table):
+            break
+        await asyncio.sleep(0.02)
+    assert public.can_attach(table)
+    await world.carol.click(lobby, "Join")
+    await lobby.wait_until(lambda m: bool(m.attachments) and "Carol" in repr(m.embeds), timeout=10)
+    assert lobby.embeds[0]["image"]["url"] == lobby.attachments[0]["url"]
+
+
+async def test_an_edit_refused_for_its_picture_goes_again_as_text(
+    emulator: Emulator, world: World, running_bot: CardTableBot
+) -> None:
+    scale_rate_limits(emulator, running_bot, per=1.0)
+    await world.alice.slash(world.table, "euchre new")
+    lobby = world.table.last_message
+    assert lobby is not None and lobby.attachments
+    # Taken away without the bot being told (its cache still says yes).
+    world.table.set_bot_permissions(attach_files=False, announce=False)
+    await world.bob.click(lobby, "Join")
+    await lobby.wait_until(lambda m: "Bob" in repr(m.embeds), timeout=10)
+    assert not lobby.attachments and "image" not in lobby.embeds[0]
+    [refused] = emulator.take_violations(50013)
+    assert refused.method == "PATCH"

@@ -27,7 +27,7 @@ from bot.tables.errors import TableError
 from bot.tables.service import Table, TableService
 from bot.ui import render
 from bot.ui.buttons import detach
-from bot.ui.table_picture import TablePictures
+from bot.ui.table_picture import TablePictures, wants_picture
 
 log = logging.getLogger(__name__)
 
@@ -103,14 +103,27 @@ class PublicMessages:
                 self._drain(table.channel_id, channel), name=f"table-edits-{table.channel_id}"
             )
 
-    async def draw(self, table: Table) -> tuple[ShownKey, render.MessageParts]:
-        """The table message for the table's current state, with its picture. The state is
-        read under the table's lock (never a state whose write is still on its way); the
-        picture is drawn after, in a worker thread, from what was read."""
+    def can_attach(self, table: Table) -> bool:
+        """Whether the bot may upload the picture in the table's channel (Attach Files). Not
+        known (no cache yet): try, an edit refused for it is sent again without."""
+        guild = self._client.get_guild(table.guild_id)
+        channel = guild.get_channel(table.channel_id) if guild is not None else None
+        if guild is None or channel is None or guild.me is None:
+            return True
+        return channel.permissions_for(guild.me).attach_files
+
+    async def draw(
+        self, table: Table, *, picture: bool = True
+    ) -> tuple[ShownKey, render.MessageParts]:
+        """The table message for the table's current state, with its picture (if the table
+        wants one, the bot may attach it and `picture`). The state is read under the table's
+        lock (never a state whose write is still on its way); the picture is drawn after, in a
+        worker thread, from what was read."""
+        picture = picture and wants_picture(table) and self.can_attach(table)
         async with table.lock:
             key = shown_key(table)
-            parts = render.table_message(table)
-            scene = self.pictures.scene(table)
+            parts = render.table_message(table, picture=picture)
+            scene = self.pictures.scene(table) if picture else None
         try:
             parts.files = await self.pictures.files(scene)
         except BaseException:
@@ -174,8 +187,8 @@ class PublicMessages:
                 return
             await asyncio.sleep(self.per_seconds - (now - channel.sent[0]))
 
-    async def _edit(self, table: Table) -> None:
-        key, parts = await self.draw(table)
+    async def _edit(self, table: Table, *, picture: bool = True) -> None:
+        key, parts = await self.draw(table, picture=picture)
         message_id = table.message_id
         assert message_id is not None
         message = self._client.get_partial_messageable(
@@ -188,6 +201,9 @@ class PublicMessages:
                 await self.repost(table)
             return
         except discord.Forbidden:
+            if parts.files:  # Attach Files was taken away: the text alone still goes
+                await self._edit(table, picture=False)
+                return
             log.warning(
                 "no permission to edit table %s's message in channel %s", table.id, table.channel_id
             )

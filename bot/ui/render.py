@@ -88,7 +88,11 @@ def jump_url(table: Table) -> str | None:
 # --- the public table message -----------------------------------------------------------------
 
 
-def table_message(table: Table, locale: str | None = None) -> MessageParts:
+def table_message(
+    table: Table, locale: str | None = None, *, picture: bool | None = None
+) -> MessageParts:
+    """`picture`: show the table picture (an attachment sent with the message); by default
+    when the table's setting asks for it."""
     if table.closed:
         return closed_message(table, locale)
     if table.status == "lobby" or table.game is None:
@@ -97,7 +101,9 @@ def table_message(table: Table, locale: str | None = None) -> MessageParts:
         parts = result_message(table, locale)
     else:
         parts = game_message(table, locale)
-    if parts.embed is not None and wants_picture(table):
+    if picture is None:
+        picture = wants_picture(table)
+    if parts.embed is not None and picture:
         parts.embed.set_image(url=PICTURE_URL)
     return parts
 
