@@ -10,22 +10,31 @@ import io
 from PIL import Image
 
 from bot.client import CardTableBot
-from bot.emulator import Emulator
+from bot.emulator import Emulator, Message, SimulatedUser
 from bot.ui import table_picture
 from tests.conftest import World
 from tests.test_e2e_play_driver import scale_rate_limits
 from tests.test_e2e_play_games import play_game
 
 
+async def open_lobby(world: World, command: str) -> Message:
+    await world.alice.slash(world.table, command)
+    lobby = world.table.last_message
+    assert lobby is not None
+    return lobby
+
+
+async def join(person: SimulatedUser, lobby: Message) -> None:
+    await person.click(lobby, "Join")
+    await lobby.wait_until(lambda m: person.name.lower() in repr(m.embeds).lower(), timeout=10)
+
+
 async def test_the_lobby_message_shows_the_seats_and_a_join_changes_the_picture(
     emulator: Emulator, world: World, running_bot: CardTableBot
 ) -> None:
     scale_rate_limits(emulator, running_bot, per=1.0)
-    await world.alice.slash(world.table, "euchre new")
-    lobby = world.table.last_message
-    assert lobby is not None
-    await world.bob.click(lobby, "Join")
-    await lobby.wait_until(lambda m: "Bob" in repr(m.embeds), timeout=10)
+    lobby = await open_lobby(world, "euchre new")
+    await join(world.bob, lobby)
     assert running_bot.table_ui is not None
     await running_bot.table_ui.public.idle()
     versions = []
@@ -60,12 +69,10 @@ async def test_without_attach_files_the_table_is_text_until_the_permission_comes
 ) -> None:
     scale_rate_limits(emulator, running_bot, per=1.0)
     world.table.set_bot_permissions(attach_files=False)
-    await world.alice.slash(world.table, "truco new")
-    lobby = world.table.last_message
-    assert lobby is not None and not lobby.attachments
+    lobby = await open_lobby(world, "truco new")
+    assert not lobby.attachments
     assert all("image" not in embed for embed in lobby.embeds)
-    await world.bob.click(lobby, "Join")
-    await lobby.wait_until(lambda m: "Bob" in repr(m.embeds), timeout=10)
+    await join(world.bob, lobby)
     assert not lobby.attachments
     world.table.set_bot_permissions(attach_files=True)
     assert running_bot.table_ui is not None and running_bot.table_service is not None
@@ -86,13 +93,11 @@ async def test_an_edit_refused_for_its_picture_goes_again_as_text(
     emulator: Emulator, world: World, running_bot: CardTableBot
 ) -> None:
     scale_rate_limits(emulator, running_bot, per=1.0)
-    await world.alice.slash(world.table, "euchre new")
-    lobby = world.table.last_message
-    assert lobby is not None and lobby.attachments
+    lobby = await open_lobby(world, "euchre new")
+    assert lobby.attachments
     # Taken away without the bot being told (its cache still says yes).
     world.table.set_bot_permissions(attach_files=False, announce=False)
-    await world.bob.click(lobby, "Join")
-    await lobby.wait_until(lambda m: "Bob" in repr(m.embeds), timeout=10)
+    await join(world.bob, lobby)
     assert not lobby.attachments and "image" not in lobby.embeds[0]
     [refused] = emulator.take_violations(50013)
     assert refused.method == "PATCH"
