@@ -4,6 +4,11 @@ The table message is an embed whose image is an attachment (`attachment://table.
 the same edit as the text: one request per state change, like the text-only message, so the
 channel's edit pacing (PublicMessages) is unchanged. The embed's text stays complete for screen
 readers and for tables whose `pictures` setting is off (then the message has no attachment).
+
+Why an embed image rather than Components V2 (a MediaGallery): both cost one edit per change,
+but a V2 message may carry no `content` (the turn line that mentions the player) and its flag
+can never be removed from a message, while the embed keeps every message, test and reader of
+the table as it was, with the picture as one more field.
 """
 
 from __future__ import annotations
