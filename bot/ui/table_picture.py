@@ -5,10 +5,10 @@ the same edit as the text: one request per state change, like the text-only mess
 channel's edit pacing (PublicMessages) is unchanged. The embed's text stays complete for screen
 readers and for tables whose `pictures` setting is off (then the message has no attachment).
 
-Why an embed image rather than Components V2 (a MediaGallery): both cost one edit per change,
-but a V2 message may carry no `content` (the turn line that mentions the player) and its flag
-can never be removed from a message, while the embed keeps every message, test and reader of
-the table as it was, with the picture as one more field.
+Why an embed image rather than Components V2 (a MediaGallery): both cost one edit per change.
+The embed keeps the message as it was (the turn line in `content`, the fields, the buttons) and
+everything that reads it, with the picture as one more part; a V2 message would need all of it
+rebuilt as components, and its flag can never be removed from a message again.
 """
 
 from __future__ import annotations
