@@ -8,10 +8,16 @@ polygon edges); red suits are red. Card codes are the engines': rank then suit (
 from __future__ import annotations
 
 import io
+import math
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
+
+from bot.engine.euchre.cards import JOKER_CODE
+from bot.engine.euchre.cards import RANKS as EUCHRE_RANKS
+from bot.engine.truco.cards import RANKS as TRUCO_RANKS
 
 SCALE = 4  # supersampling of shapes
 RED = (200, 30, 45)
@@ -21,11 +27,8 @@ FACE = (252, 250, 244)
 EDGE = (120, 120, 120)
 BACK = (32, 74, 160)
 BACK_PATTERN = (70, 110, 200)
-JOKER_CODE = "JO"
 RANK_TEXT = {"T": "10"}
 COURT = {"J", "Q", "K"}
-
-
 FONTS = Path(__file__).with_name("fonts")
 
 
@@ -68,8 +71,6 @@ def _draw_suit(draw: ImageDraw.ImageDraw, suit: str, box: tuple[int, int, int, i
 
 
 def _star(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: tuple[int, ...]) -> None:
-    import math
-
     points = []
     for i in range(10):
         radius = r if i % 2 == 0 else r * 0.45
@@ -78,10 +79,12 @@ def _star(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: tuple
     draw.polygon(points, fill=fill)
 
 
-def _shape_layer(size: tuple[int, int], paint: object) -> Image.Image:
+def _shape_layer(
+    size: tuple[int, int], paint: Callable[[ImageDraw.ImageDraw, int], None]
+) -> Image.Image:
     """Shapes drawn at SCALE times `size` by `paint(draw, scale)`, scaled down smoothly."""
     big = Image.new("RGBA", (size[0] * SCALE, size[1] * SCALE), (0, 0, 0, 0))
-    paint(ImageDraw.Draw(big), SCALE)  # type: ignore[operator]
+    paint(ImageDraw.Draw(big), SCALE)
     return big.resize(size, Image.Resampling.LANCZOS)
 
 
@@ -204,9 +207,6 @@ EMOJI_SIZE = 128  # Discord scales an emoji down from 128 x 128
 
 def deck_codes() -> list[str]:
     """Every card of both games: euchre 7-A (and its joker), truco A-7 J Q K."""
-    from bot.engine.euchre.cards import RANKS as EUCHRE_RANKS
-    from bot.engine.truco.cards import RANKS as TRUCO_RANKS
-
     ranks = sorted(set(EUCHRE_RANKS) | set(TRUCO_RANKS), key="A23456789TJQK".index)
     return [rank + suit for suit in "CDHS" for rank in ranks] + [JOKER_CODE]
 

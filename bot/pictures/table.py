@@ -14,11 +14,11 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 from PIL.PngImagePlugin import PngInfo
 
+from bot.engine.truco.game import BASE_VALUE
 from bot.pictures.cards import card_back, card_face, font, suit_symbol
 from bot.pictures.scene import Scene, Trick
 from bot.texts import t
 
-BASE_VALUE = 2  # a truco hand not raised (T9): its worth is drawn in white
 WIDTH, HEIGHT = 720, 480
 FELT = {"euchre": (28, 104, 66), "truco": (118, 38, 44)}
 RAIL = {"euchre": (18, 70, 44), "truco": (82, 24, 30)}
@@ -86,7 +86,7 @@ def _plate(
 ) -> int:
     """A name plate; returns its width."""
     name_font = font(17)
-    note_font = font(12)
+    note_font = font(12, bold=False)
     width = max(110, round(draw.textlength(text, font=name_font)) + 34)
     if note:
         width = max(width, round(draw.textlength(note, font=note_font)) + 24)
@@ -146,7 +146,7 @@ def _score_box(draw: ImageDraw.ImageDraw, scene: Scene) -> None:
     assert view is not None
     locale = scene.locale
     title = t(f"game.{scene.game}", locale)
-    big, small = font(18), font(13)
+    big, small = font(18), font(13, bold=False)
     draw.rounded_rectangle([22, 18, 226, 114], radius=12, fill=RAIL[scene.game], outline=WHITE)
     draw.text((34, 26), title, font=big, fill=WHITE)
     draw.text(
@@ -188,7 +188,7 @@ def _euchre_box(image: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene) -> 
         draw.text((x0 + 12, 26), t("picture.trump", locale), font=label, fill=WHITE)
         _suit_chip(image, draw, view["trump"], x0 + 14, 48)
         maker = shown_name(scene.names[view["maker"]])
-        draw.text((x0 + 56, 56), t("picture.maker", locale, name=maker), font=font(13), fill=DIM)
+        draw.text((x0 + 56, 56), t("picture.maker", locale, name=maker), font=font(13, bold=False), fill=DIM)
     else:
         key = "picture.turned_down" if view["turned_down"] else "picture.turned_up"
         draw.text((x0 + 12, 26), t(key, locale), font=label, fill=WHITE)
@@ -210,7 +210,7 @@ def _truco_box(draw: ImageDraw.ImageDraw, scene: Scene) -> None:
     )
     draw.text((x0 + 12, 26), t("picture.worth", locale), font=font(14), fill=WHITE)
     value = view["hand_value"]
-    raised = value > BASE_VALUE
+    raised = value > BASE_VALUE  # T9: a raised hand's worth is drawn in gold
     draw.text((x0 + 12, 44), str(value), font=font(34), fill=TURN if raised else WHITE)
     lines = []
     ask = view.get("pending_ask")
@@ -286,7 +286,7 @@ def _lobby(draw: ImageDraw.ImageDraw, scene: Scene) -> None:
     draw.text(
         (CENTRE[0], CENTRE[1] + 34),
         t("picture.lobby", locale),
-        font=font(16),
+        font=font(16, bold=False),
         fill=DIM,
         anchor="mm",
     )
