@@ -188,7 +188,12 @@ def _euchre_box(image: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene) -> 
         draw.text((x0 + 12, 26), t("picture.trump", locale), font=label, fill=WHITE)
         _suit_chip(image, draw, view["trump"], x0 + 14, 48)
         maker = shown_name(scene.names[view["maker"]])
-        draw.text((x0 + 56, 56), t("picture.maker", locale, name=maker), font=font(13, bold=False), fill=DIM)
+        draw.text(
+            (x0 + 56, 56),
+            t("picture.maker", locale, name=maker),
+            font=font(13, bold=False),
+            fill=DIM,
+        )
     else:
         key = "picture.turned_down" if view["turned_down"] else "picture.turned_up"
         draw.text((x0 + 12, 26), t(key, locale), font=label, fill=WHITE)
