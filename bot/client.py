@@ -67,6 +67,7 @@ class CardTableBot(commands.Bot):
             SqliteTableStore(self.db), bot_move_delay=self.settings.bot_move_delay, clock=self.clock
         )
         self.table_ui = TableUI(self, self.table_service)
+        self.table_ui.card_emojis.start(self)
         # Templates, not per-message views: buttons of every table (old ones too) keep working.
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for name in self.extension_names:

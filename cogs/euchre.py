@@ -57,6 +57,7 @@ class Euchre(commands.GroupCog, group_name="euchre", group_description=t("cmd.eu
         match: Choice[str] | None = None,
         turn_timer: Choice[int] | None = None,
         pings: bool | None = None,
+        pictures: bool | None = None,
     ) -> None:
         options: dict[str, Any] = {}
         for name, choice in (
@@ -73,7 +74,7 @@ class Euchre(commands.GroupCog, group_name="euchre", group_description=t("cmd.eu
             options["stick_the_dealer"] = stick_the_dealer
         if joker is not None:
             options["joker"] = joker
-        settings = chosen_settings(turn_timer, pings)
+        settings = chosen_settings(turn_timer, pings, pictures)
         await self.bot.table_ui.create_table(interaction, "euchre", options, settings)  # type: ignore[attr-defined]
 
 

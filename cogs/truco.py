@@ -23,6 +23,7 @@ class Truco(commands.GroupCog, group_name="truco", group_description=t("cmd.truc
         target=t("cmd.truco.target"),
         turn_timer=t("cmd.new.turn_timer"),
         pings=t("cmd.new.pings"),
+        pictures=t("cmd.option.pictures"),
     )
     @app_commands.choices(
         target=[Choice(name=t(f"cmd.truco.target.{v}"), value=v) for v in (12, 24, 6)],
@@ -34,11 +35,12 @@ class Truco(commands.GroupCog, group_name="truco", group_description=t("cmd.truc
         target: Choice[int] | None = None,
         turn_timer: Choice[int] | None = None,
         pings: bool | None = None,
+        pictures: bool | None = None,
     ) -> None:
         options: dict[str, Any] = {}
         if target is not None:
             options["target"] = target.value
-        settings = chosen_settings(turn_timer, pings)
+        settings = chosen_settings(turn_timer, pings, pictures)
         await self.bot.table_ui.create_table(interaction, "truco", options, settings)  # type: ignore[attr-defined]
 
 

@@ -611,6 +611,13 @@ class CrashScenario:
         self.report.clicks += 1
         if message.id in self.old_hands:
             self.report.old_hand_clicks += 1
+        if not message.ephemeral:
+            # A person clicks what the table message shows, and its coalesced edit (drawn with
+            # its picture) may still trail the stored state by a moment.
+            await message.wait_until(
+                lambda m: any(b.custom_id == custom_id and not b.disabled for b in m.buttons),
+                timeout=10,
+            )
         kill = None if kind is None else self.wants_in_flight_kill(kind)
         if kill is not None:
             interaction = await person.send_click(message, custom_id)

@@ -9,19 +9,24 @@ every check reads what the emulator recorded that people saw.
 from __future__ import annotations
 
 import copy
+import io
 import random
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from PIL import Image
+
 from bot.client import CardTableBot
 from bot.emulator import Channel, Emulator, Message, SimulatedUser
 from bot.emulator.state import MessageVersion
+from bot.pictures.scene import scene_of
+from bot.pictures.table import table_png
 from bot.storage import ResultsRepository
 from bot.tables.records import TableRecord
 from bot.tables.service import Table, TableService
 from bot.texts import t
-from bot.ui import render
+from bot.ui import render, table_picture
 from bot.ui.cards import card_text, cards_in_text
 from bot.ui.custom_ids import parse_game_action
 
@@ -131,6 +136,7 @@ class GameStates:
             first_dealer=record.first_dealer,
             actions=list(game.actions),
             started_at=record.started_at,
+            settings=dict(record.settings),
         )
         return Table(
             record=snap_record,
@@ -313,8 +319,25 @@ class TableDriver:
                 assert f"— {view['scores'][team]} pts" in field_["name"]
             leaked = cards_in_text(text) & states.hidden(version, None)
             assert not leaked, f"the table message showed hidden cards {leaked} at move {version}"
+            self.check_picture(shown, states.snapshot_table(version))
             checked += 1
         return checked
+
+    def check_picture(self, shown: MessageVersion, table: Table) -> None:
+        """The message carries the picture of the very state its text shows: the PNG's text
+        chunks name this table and version, and its bytes are what the renderer draws for the
+        engine's state at that version (replayed independently of the bot)."""
+        pictures = [a for a in shown.attachments if a["filename"] == table_picture.FILENAME]
+        if not table_picture.wants_picture(table):
+            assert not pictures and "image" not in shown.embeds[0]
+            return
+        assert len(pictures) == 1, f"move {table.version}: {len(pictures)} pictures"
+        data = self.emu.message_service.files[int(pictures[0]["id"])].data
+        assert shown.embeds[0]["image"]["url"] == pictures[0]["url"]
+        with Image.open(io.BytesIO(data)) as image:
+            chunks = dict(image.text)  # type: ignore[attr-defined]
+        assert chunks == {"table": str(table.id), "version": str(table.version)}
+        assert data == table_png(scene_of(table)), f"picture of move {table.version} differs"
 
     def check_private_messages(self, states: GameStates) -> int:
         """Every version of every hand message shows only what its reader's seat may see."""

@@ -94,6 +94,50 @@ BAD_PAYLOADS: dict[str, tuple[dict[str, Any], str]] = {
         {"flags": V2, "components": [{"type": 10, "content": "t"}] * 41},
         "Must be 40 or fewer components in total.",
     ),
+    "components v2 with an embed": (
+        {"flags": V2, "embeds": [embed(title="t")], "components": [{"type": 10, "content": "t"}]},
+        "cannot be used when using the IS_COMPONENTS_V2 flag",
+    ),
+    "41 components v2 counting nested ones": (
+        {
+            "flags": V2,
+            "components": [
+                {"type": 17, "components": [{"type": 10, "content": "t"}] * 20},
+                {"type": 17, "components": [{"type": 10, "content": "t"}] * 19},
+            ],
+        },
+        "Must be 40 or fewer components in total.",
+    ),
+    "text display of 4001": (
+        {"flags": V2, "components": [{"type": 10, "content": "t" * 4001}]},
+        "components.0.content: Must be between 1 and 4000 in length.",
+    ),
+    "empty text display": (
+        {"flags": V2, "components": [{"type": 10, "content": ""}]},
+        "components.0.content: Must be between 1 and 4000 in length.",
+    ),
+    "text displays over 4000 in all": (
+        {"flags": V2, "components": [{"type": 10, "content": "t" * 2001}] * 2},
+        "Text displays must hold 4000 or fewer characters in total.",
+    ),
+    "empty media gallery": (
+        {"flags": V2, "components": [{"type": 12, "items": []}]},
+        "components.0.items: Must be between 1 and 10 in length.",
+    ),
+    "media gallery of 11": (
+        {
+            "flags": V2,
+            "components": [{"type": 12, "items": [{"media": {"url": "attachment://t.png"}}] * 11}],
+        },
+        "components.0.items: Must be between 1 and 10 in length.",
+    ),
+    "action row of 6 in components v2": (
+        {
+            "flags": V2,
+            "components": [{"type": 17, "components": [row(*(button(f"x{n}") for n in range(6)))]}],
+        },
+        "components.0.components.0.components: Must be between 1 and 5 in length.",
+    ),
 }
 
 

@@ -30,6 +30,8 @@ MAX_OPTION_TEXT = 100
 MAX_PLACEHOLDER = 150
 MAX_V2_COMPONENTS = 40
 MAX_V2_TEXT = 4000
+MAX_GALLERY_ITEMS = 10
+MAX_MEDIA_DESCRIPTION = 1024
 
 # Message flags.
 SUPPRESS_EMBEDS = 1 << 2
@@ -165,6 +167,7 @@ class _ComponentCheck:
         self.ids: set[int] = set()
         self.count = 0
         self.text = 0
+        self.text_too_long = False  # one text display over the limit (said on its own path)
 
     def common(self, component: dict[str, Any], path: Path) -> None:
         self.count += 1
@@ -292,6 +295,28 @@ class _ComponentCheck:
         for index, child in enumerate(children):
             self.interactive(child, (*path, "components", index))
 
+    def gallery(self, gallery: dict[str, Any], path: Path) -> None:
+        items = gallery.get("items")
+        if not isinstance(items, list) or not 1 <= len(items) <= MAX_GALLERY_ITEMS:
+            self.errors.add(
+                (*path, "items"),
+                "BASE_TYPE_BAD_LENGTH",
+                f"Must be between 1 and {MAX_GALLERY_ITEMS} in length.",
+            )
+            return
+        for index, item in enumerate(items):
+            media = item.get("media") if isinstance(item, dict) else None
+            url = media.get("url") if isinstance(media, dict) else None
+            _length(self.errors, (*path, "items", index, "media", "url"), url, 1, 2048)
+            description = item.get("description") if isinstance(item, dict) else None
+            _length(
+                self.errors,
+                (*path, "items", index, "description"),
+                description,
+                0,
+                MAX_MEDIA_DESCRIPTION,
+            )
+
     def v2(self, component: dict[str, Any], path: Path) -> None:
         kind = component.get("type")
         if kind == ACTION_ROW:
@@ -299,7 +324,13 @@ class _ComponentCheck:
             return
         self.common(component, path)
         if kind == TEXT_DISPLAY:
-            self.text += len(str(component.get("content") or ""))
+            content = component.get("content")
+            if isinstance(content, str) and len(content) > MAX_V2_TEXT:
+                self.text_too_long = True
+            _length(self.errors, (*path, "content"), content, 1, MAX_V2_TEXT)
+            self.text += len(str(content or ""))
+        elif kind == MEDIA_GALLERY:
+            self.gallery(component, path)
         elif kind == SECTION:
             for index, child in enumerate(component.get("components") or []):
                 self.v2(child, (*path, "components", index))
@@ -350,7 +381,7 @@ def validate_components(components: Any, errors: FormErrors, *, v2: bool) -> Non
             "COMPONENT_MAX_TOTAL_COMPONENTS_EXCEEDED",
             f"Must be {MAX_V2_COMPONENTS} or fewer components in total.",
         )
-    if check.text > MAX_V2_TEXT:
+    if check.text > MAX_V2_TEXT and not check.text_too_long:
         errors.add(
             ("components",),
             "COMPONENT_MAX_TEXT_EXCEEDED",

@@ -19,12 +19,13 @@ from bot.emulator.errors import (
     OLD_MESSAGE_EDITS_EXHAUSTED,
     REQUEST_TOO_LARGE,
     ApiError,
+    FormErrors,
     invalid_form,
 )
 from bot.emulator.gateway import DIRECT_MESSAGES, GUILD_MESSAGES
 from bot.emulator.limits import EPHEMERAL, IS_COMPONENTS_V2, LOADING, SUPPRESS_EMBEDS
 from bot.emulator.payloads import ATTACHMENT_SIZE_LIMIT
-from bot.emulator.state import Account, Channel, Interaction, Message
+from bot.emulator.state import Account, Channel, Interaction, Message, iter_components
 
 if TYPE_CHECKING:
     from bot.emulator.server import Emulator
@@ -177,6 +178,23 @@ class Messages:
             data["ephemeral"] = True
         return data
 
+    def _check_emojis(self, components: Any, errors: FormErrors) -> None:
+        """A custom emoji on a component must exist (this emulator's guilds have none of their
+        own: only the application's emojis can be shown)."""
+        if not isinstance(components, list):
+            return
+        known = self._emu.application_emojis
+        for index, component in iter_components(components):
+            emoji = component.get("emoji")
+            if not isinstance(emoji, dict) or emoji.get("id") is None:
+                continue
+            if int(emoji["id"]) not in known:
+                errors.add(
+                    ("components", index, "emoji", "id"),
+                    "COMPONENT_INVALID_EMOJI",
+                    f"Invalid emoji {emoji.get('name')}:{emoji['id']}",
+                )
+
     @staticmethod
     def _normalise_embeds(embeds: list[dict[str, Any]]) -> list[dict[str, Any]]:
         result = copy.deepcopy(embeds)
@@ -184,6 +202,24 @@ class Messages:
             embed.setdefault("type", "rich")
             embed.setdefault("content_scan_version", 0)
         return result
+
+    @staticmethod
+    def _resolve_attachment_images(
+        embeds: list[dict[str, Any]], attachments: list[dict[str, Any]]
+    ) -> None:
+        """As Discord does: an embed image or thumbnail `attachment://name` becomes that
+        attachment's URL; naming no attachment of the message, it is dropped (not shown)."""
+        by_name = {a["filename"]: a for a in attachments}
+        for embed in embeds:
+            for key in ("image", "thumbnail"):
+                url = str((embed.get(key) or {}).get("url") or "")
+                if not url.startswith("attachment://"):
+                    continue
+                attachment = by_name.get(url.removeprefix("attachment://"))
+                if attachment is None:
+                    del embed[key]
+                else:
+                    embed[key] = {"url": attachment["url"], "proxy_url": attachment["proxy_url"]}
 
     # -- operations ------------------------------------------------------------------------
 
@@ -202,6 +238,7 @@ class Messages:
         force_flags: int | None = None,
     ) -> Message:
         errors = limits.validate_message(body, allowed_flags=allowed_flags)
+        self._check_emojis(body.get("components"), errors)
         if errors:
             raise invalid_form(errors)
         flags = int(body.get("flags") or 0) if force_flags is None else force_flags
@@ -215,6 +252,7 @@ class Messages:
             "sticker_ids": body.get("sticker_ids"),
             "poll": body.get("poll"),
         }
+        self._resolve_attachment_images(fields["embeds"], attachments)
         if not flags & LOADING and limits.is_empty(fields):
             raise ApiError(400, CANNOT_SEND_EMPTY_MESSAGE, "Cannot send an empty message")
         limits.number_components(fields["components"])
@@ -263,6 +301,7 @@ class Messages:
             {**body, "flags": body.get("flags", message.flags) & ~(LOADING | EPHEMERAL)},
             allowed_flags=allowed_flags,
         )
+        self._check_emojis(body.get("components"), errors)
         new_flags = message.flags
         if body.get("flags") is not None:
             wanted = int(body["flags"])
@@ -300,6 +339,7 @@ class Messages:
         merged["attachments"] = self._attachments(
             body, uploads or [], message.attachments, ephemeral=message.ephemeral
         )
+        self._resolve_attachment_images(merged["embeds"], merged["attachments"])
         if limits.is_empty(merged):
             raise ApiError(400, CANNOT_SEND_EMPTY_MESSAGE, "Cannot send an empty message")
         was_loading = message.loading

@@ -88,8 +88,13 @@ async def get_channel(request: web.Request) -> web.Response:
     return json_response(payloads.channel(channel))
 
 
+def _upload_permissions(request: web.Request) -> tuple[int, ...]:
+    """Uploading files (on a new message or an edit) needs Attach Files."""
+    return (perms.ATTACH_FILES,) if uploads_of(request) else ()
+
+
 async def create_message(request: web.Request) -> web.Response:
-    channel = _channel(request, perms.SEND_MESSAGES)
+    channel = _channel(request, perms.SEND_MESSAGES, *_upload_permissions(request))
     emu = emulator_of(request)
     _rate_limit(request, channel)
     message = emu.message_service.create(
@@ -108,7 +113,7 @@ async def get_message(request: web.Request) -> web.Response:
 
 
 async def edit_message(request: web.Request) -> web.Response:
-    channel = _channel(request)
+    channel = _channel(request, *_upload_permissions(request))
     emu = emulator_of(request)
     message = _message(request, channel)
     if message.author is not emu.bot:

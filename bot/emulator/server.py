@@ -10,7 +10,13 @@ from typing import Any, TypeVar
 import yarl
 from aiohttp import web
 
-from bot.emulator import rest_channels, rest_commands, rest_core, rest_interactions
+from bot.emulator import (
+    rest_channels,
+    rest_commands,
+    rest_core,
+    rest_emojis,
+    rest_interactions,
+)
 from bot.emulator.clock import Clock
 from bot.emulator.commands import LOCALES, CommandRegistry
 from bot.emulator.errors import EmulatorUsageError, Violation
@@ -61,6 +67,9 @@ class Emulator:
         self.messages: dict[int, Message] = {}
         # (user id, message id) of every notification a new public message caused, in order.
         self.notifications: list[tuple[int, int]] = []
+        # The application's emojis (id -> Discord's emoji object) and their uploaded images.
+        self.application_emojis: dict[int, dict[str, Any]] = {}
+        self.emoji_images: dict[int, bytes] = {}
         self.commands = CommandRegistry(self.clock, self.snowflakes, self.application_id)
         self.ratelimits = RateLimiter(self.clock, rate_limits, *message_rate)
         self.old_message_edits = OldMessageEdits(self.clock)
@@ -86,7 +95,7 @@ class Emulator:
         app[EMU_KEY] = self
         app.router.add_get("/gateway", self.gateway.handle)
         app.router.add_get("/gateway/", self.gateway.handle)
-        for module in (rest_core, rest_commands, rest_channels, rest_interactions):
+        for module in (rest_core, rest_commands, rest_channels, rest_interactions, rest_emojis):
             module.add_routes(app, API_PREFIX)
         app.router.add_route("*", "/{tail:.*}", unhandled)  # last: everything else
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)

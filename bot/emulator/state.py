@@ -195,6 +195,7 @@ class Channel:
         send: bool | None = None,
         read_history: bool | None = None,
         embed_links: bool | None = None,
+        attach_files: bool | None = None,
         announce: bool = True,
     ) -> None:
         """Allow (True), deny (False) or leave (None) the bot's permissions in this channel,
@@ -212,6 +213,7 @@ class Channel:
             (perms.SEND_MESSAGES, send),
             (perms.READ_MESSAGE_HISTORY, read_history),
             (perms.EMBED_LINKS, embed_links),
+            (perms.ATTACH_FILES, attach_files),
         ):
             if value is True:
                 allow, deny = allow | flag, deny & ~flag
@@ -271,6 +273,7 @@ class MessageVersion:
     components: list[dict[str, Any]]
     flags: int
     at: float
+    attachments: list[dict[str, Any]] = field(default_factory=list)
 
 
 def iter_components(components: list[dict[str, Any]]) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -343,6 +346,7 @@ class Message:
                 copy.deepcopy(self.components),
                 self.flags,
                 self.edited_at or self.created_at,
+                copy.deepcopy(self.attachments),
             )
         )
 

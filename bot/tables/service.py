@@ -285,7 +285,8 @@ class TableService:
         settings: dict[str, Any] | None = None,
     ) -> Table:
         """A new table in its lobby, the host seated at position 0. One active table per channel:
-        a finished one is closed to make room, any other refuses with ChannelBusy."""
+        a finished one is closed to make room, any other refuses with ChannelBusy. `settings`
+        are not game rules (e.g. "pictures": False for a table shown as text only)."""
         try:
             rules = rules_for(game)
             normalised = rules.normalise_options(options)

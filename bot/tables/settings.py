@@ -29,6 +29,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("turn_timer", (0, 30, 60, 120, 300), 120),
     # A short channel message mentioning the player whose turn it is.
     Setting("pings", (True, False), True),
+    # A picture of the table on the table message (off: text only).
+    Setting("pictures", (True, False), True),
 )
 BY_NAME = {setting.name: setting for setting in SETTINGS}
 

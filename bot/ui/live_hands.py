@@ -42,6 +42,7 @@ from bot.tables.service import CHANGE_CLOSED, Table, TableService
 from bot.texts import t
 from bot.ui import render
 from bot.ui.buttons import detach
+from bot.ui.card_emojis import CardEmojis
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +86,7 @@ class LiveHands:
         self,
         client: discord.Client,
         service: TableService,
+        card_emojis: CardEmojis,
         *,
         clock: Callable[[], float] = time.monotonic,
         usable_for: float = USABLE_FOR,
@@ -93,6 +95,7 @@ class LiveHands:
     ) -> None:
         self._client = client
         self._service = service
+        self._card_emojis = card_emojis
         # Public so a test can run it on the emulator's clock (token ages move with it).
         self.clock = clock
         self.usable_for = usable_for
@@ -230,7 +233,9 @@ class LiveHands:
             return
         note = t("hand.note.expiring", hand.locale) if expiring else None
         async with table.lock:  # never a state whose write is on its way
-            parts = render.hand_message(table, seat, hand.locale, note=note)
+            parts = render.hand_message(
+                table, seat, hand.locale, note=note, emojis=self._card_emojis.by_card
+            )
         try:
             drawn = (table.version if parts.version is None else parts.version, expiring)
             shown = fingerprint(parts)

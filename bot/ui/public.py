@@ -33,6 +33,7 @@ from bot.tables.errors import TableError
 from bot.tables.service import Table, TableService
 from bot.ui import render
 from bot.ui.buttons import detach
+from bot.ui.table_picture import TablePictures, wants_picture
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +74,8 @@ def send_kwargs(parts: render.MessageParts) -> dict[str, Any]:
         out["embed"] = parts.embed
     if parts.view is not None:
         out["view"] = parts.view
+    if parts.files:
+        out["files"] = parts.files
     return out
 
 
@@ -108,6 +111,7 @@ class PublicMessages:
         self._attempts: dict[int, int] = {}
         self._retries: set[asyncio.Task[None]] = set()
         self.edits = 0  # edits sent, for tests and benchmarks
+        self.pictures = TablePictures()
         self._closed = False
 
     # --- scheduling ---------------------------------------------------------------------------
@@ -121,6 +125,34 @@ class PublicMessages:
             channel.task = asyncio.create_task(
                 self._drain(table.channel_id, channel), name=f"table-edits-{table.channel_id}"
             )
+
+    def can_attach(self, table: Table) -> bool:
+        """Whether the bot may upload the picture in the table's channel (Attach Files). Not
+        known (no cache yet): try, an edit refused for it is sent again without."""
+        guild = self._client.get_guild(table.guild_id)
+        channel = guild.get_channel(table.channel_id) if guild is not None else None
+        if guild is None or channel is None or guild.me is None:
+            return True
+        return channel.permissions_for(guild.me).attach_files
+
+    async def draw(
+        self, table: Table, *, picture: bool = True
+    ) -> tuple[ShownKey, render.MessageParts]:
+        """The table message for the table's current state, with its picture (if the table
+        wants one, the bot may attach it and `picture`). The state is read under the table's
+        lock (never a state whose write is still on its way); the picture is drawn after, in a
+        worker thread, from what was read."""
+        picture = picture and wants_picture(table) and self.can_attach(table)
+        async with table.lock:
+            key = shown_key(table)
+            parts = render.table_message(table, picture=picture)
+            scene = self.pictures.scene(table) if picture else None
+        try:
+            parts.files = await self.pictures.files(scene)
+        except BaseException:
+            detach(parts.view)
+            raise
+        return key, parts
 
     def mark_shown(self, table: Table, key: ShownKey) -> None:
         """A message was just sent showing `key` (a new table message, a repost)."""
@@ -232,11 +264,8 @@ class PublicMessages:
                 return
             await asyncio.sleep(self.per_seconds - (now - channel.sent[0]))
 
-    async def _edit(self, table: Table) -> None:
-        # Drawn under the table's lock: never a state whose write is still on its way.
-        async with table.lock:
-            key = shown_key(table)
-            parts = render.table_message(table)
+    async def _edit(self, table: Table, *, picture: bool = True) -> None:
+        key, parts = await self.draw(table, picture=picture)
         message_id = table.message_id
         assert message_id is not None
         message = self._client.get_partial_messageable(
@@ -249,6 +278,9 @@ class PublicMessages:
                 await self.repost(table)
             return
         except discord.Forbidden:
+            if parts.files:  # Attach Files was taken away: the text alone still goes
+                await self._edit(table, picture=False)
+                return
             log.warning(
                 "no permission to edit table %s's message in channel %s", table.id, table.channel_id
             )
@@ -289,9 +321,7 @@ class PublicMessages:
         """Post the table again at the bottom of the channel (its message is gone, or may not
         be edited any more: then `retire` is deleted once the new one is up)."""
         channel = self._client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-        async with table.lock:
-            parts = render.table_message(table)
-            key = shown_key(table)
+        key, parts = await self.draw(table)
         try:
             message = await channel.send(**send_kwargs(parts))
         except discord.HTTPException as error:
@@ -314,6 +344,7 @@ class PublicMessages:
                 log.info("could not delete table %s's old message %s", table.id, retire)
 
     def _forget(self, table: Table) -> None:
+        self.pictures.forget(table.id)
         self._shown.pop(table.id, None)
 
         self._attempts.pop(table.id, None)

@@ -7,6 +7,7 @@ The public message is drawn from `game.view(None)` only, and a hand message from
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +23,8 @@ from bot.ui.buttons import GameActionButton, TableButton
 from bot.ui.cards import card_text, cards_text, suit_text
 from bot.ui.custom_ids import game_action_id, table_button_id
 from bot.ui.events import cards_line, event_sentence, team_name
+from bot.ui.table_picture import URL as PICTURE_URL
+from bot.ui.table_picture import wants_picture
 
 LOG_LINES = 6
 COLOURS = {"euchre": discord.Colour.dark_green(), "truco": discord.Colour.dark_red()}
@@ -35,14 +38,19 @@ class MessageParts:
     view: discord.ui.View | None
     # The table version a hand message was drawn for (live hands compare it); None otherwise.
     version: int | None = None
+    # The table message's attachments (its picture); None leaves attachments alone.
+    files: list[discord.File] | None = None
 
     def kwargs(self) -> dict[str, Any]:
         """For send / edit calls: None values clear the embed or the buttons on an edit."""
-        return {
+        out: dict[str, Any] = {
             "content": self.content,
             "embed": self.embed,
             "view": self.view,
         }
+        if self.files is not None:
+            out["attachments"] = self.files
+        return out
 
 
 # --- names --------------------------------------------------------------------------------------
@@ -83,14 +91,24 @@ def jump_url(table: Table) -> str | None:
 # --- the public table message -----------------------------------------------------------------
 
 
-def table_message(table: Table, locale: str | None = None) -> MessageParts:
+def table_message(
+    table: Table, locale: str | None = None, *, picture: bool | None = None
+) -> MessageParts:
+    """`picture`: show the table picture (an attachment sent with the message); by default
+    when the table's setting asks for it."""
     if table.closed:
         return closed_message(table, locale)
     if table.status == "lobby" or table.game is None:
-        return lobby_message(table, locale)
-    if table.game.is_over:
-        return result_message(table, locale)
-    return game_message(table, locale)
+        parts = lobby_message(table, locale)
+    elif table.game.is_over:
+        parts = result_message(table, locale)
+    else:
+        parts = game_message(table, locale)
+    if picture is None:
+        picture = wants_picture(table)
+    if parts.embed is not None and picture:
+        parts.embed.set_image(url=PICTURE_URL)
+    return parts
 
 
 def _notice(table: Table, locale: str | None) -> str:
@@ -588,7 +606,7 @@ def closed_message(table: Table, locale: str | None = None) -> MessageParts:
 def moved_message(table: Table, locale: str | None = None) -> MessageParts:
     """What an old table message says after `/table show` reposted the table."""
     url = jump_url(table) or ""
-    return MessageParts(content=t("table.moved", locale, url=url), embed=None, view=None)
+    return MessageParts(content=t("table.moved", locale, url=url), embed=None, view=None, files=[])
 
 
 # --- the private hand message -----------------------------------------------------------------
@@ -647,10 +665,16 @@ def hand_prompt(table: Table, view: dict[str, Any], locale: str | None) -> str:
 
 
 def hand_message(
-    table: Table, seat: int, locale: str | None = None, note: str | None = None
+    table: Table,
+    seat: int,
+    locale: str | None = None,
+    note: str | None = None,
+    emojis: Mapping[str, discord.PartialEmoji] | None = None,
 ) -> MessageParts:
     """The private answer to one player: their cards as buttons (illegal ones disabled) and the
-    decision buttons of the moment, drawn for the table's current version."""
+    decision buttons of the moment, drawn for the table's current version. A card with an
+    emoji in `emojis` shows its face beside its text."""
+    emojis = emojis or {}
     game = table.game
     assert game is not None
     view = game.view(seat)
@@ -737,6 +761,7 @@ def hand_message(
             GameActionButton(
                 game_action_id(table.id, version, card_action or f"play:{card}"),
                 label=card_text(card),
+                emoji=emojis.get(card),
                 style=style,
                 disabled=disabled,
                 row=index // 5,

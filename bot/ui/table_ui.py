@@ -41,9 +41,10 @@ from bot.texts import t
 from bot.ui import render
 from bot.ui.answer import locale_of, say
 from bot.ui.buttons import detach
+from bot.ui.card_emojis import CardEmojis
 from bot.ui.custom_ids import parse_game_action, parse_table_button
 from bot.ui.live_hands import LiveHands
-from bot.ui.public import PublicMessages, send_kwargs, shown_key
+from bot.ui.public import PublicMessages, send_kwargs
 
 log = logging.getLogger(__name__)
 
@@ -54,12 +55,12 @@ REQUIRED_PERMISSIONS = ("view_channel", "send_messages", "embed_links")
 
 
 async def locked_hand(
-    table: Table, seat: int, locale: str, note: str | None = None
+    table: Table, seat: int, locale: str, emojis: CardEmojis, note: str | None = None
 ) -> render.MessageParts:
     """A hand message drawn under the table's lock: never a state whose write is on its way
     (a bot may be moving at this very moment)."""
     async with table.lock:
-        return render.hand_message(table, seat, locale, note=note)
+        return render.hand_message(table, seat, locale, note=note, emojis=emojis.by_card)
 
 
 class TableUI:
@@ -81,7 +82,8 @@ class TableUI:
         if per_seconds is not None:
             pacing["per_seconds"] = per_seconds
         self.public = PublicMessages(client, service, **pacing)
-        self.live_hands = LiveHands(client, service)
+        self.card_emojis = CardEmojis()
+        self.live_hands = LiveHands(client, service, self.card_emojis)
         self._background: set[asyncio.Task[None]] = set()
         service.add_listener(self._on_table_change)
 
@@ -99,6 +101,7 @@ class TableUI:
     async def close(self) -> None:
         for task in list(self._background):
             task.cancel()
+        await self.card_emojis.close()
         await self.live_hands.close()
         await self.public.close()
 
@@ -180,8 +183,10 @@ class TableUI:
                 except StaleVersion as stale:
                     assert stale.table is not None
                     note_key = "hand.note.answered" if stale.partner_answered else "hand.note.stale"
-                    return await locked_hand(stale.table, stale.seat, locale, t(note_key, locale))
-                return await locked_hand(result.table, result.seat, locale)
+                    return await locked_hand(
+                        stale.table, stale.seat, locale, self.card_emojis, t(note_key, locale)
+                    )
+                return await locked_hand(result.table, result.seat, locale, self.card_emojis)
 
             with self.live_hands.answering(parsed.table_id, interaction.user.id):
                 parts = await self.in_time(interaction, act())
@@ -314,7 +319,7 @@ class TableUI:
         if coming_back and table.player_at(seat).covered:
             with contextlib.suppress(NotAway):  # back already (a racing click)
                 await self.service.back(table.id, user_id)
-        return await locked_hand(table, seat, locale)
+        return await locked_hand(table, seat, locale, self.card_emojis)
 
     # --- commands -------------------------------------------------------------------------------
 
@@ -366,9 +371,7 @@ class TableUI:
         """Answer the command with the public table message and remember its id. If the
         command had to be deferred (privately), the table is posted in the channel and the
         private answer says where."""
-        async with table.lock:
-            key = shown_key(table)
-            parts = render.table_message(table)
+        key, parts = await self.public.draw(table)
         deferred = interaction.response.is_done()
         try:
             if deferred:
@@ -491,7 +494,9 @@ def setting_choices(name: str) -> list[discord.app_commands.Choice[int]]:
 
 
 def chosen_settings(
-    turn_timer: discord.app_commands.Choice[int] | None, pings: bool | None
+    turn_timer: discord.app_commands.Choice[int] | None,
+    pings: bool | None,
+    pictures: bool | None,
 ) -> dict[str, Any]:
     """The table settings given as command options (the others take their defaults)."""
     chosen: dict[str, Any] = {}
@@ -499,6 +504,8 @@ def chosen_settings(
         chosen["turn_timer"] = turn_timer.value
     if pings is not None:
         chosen["pings"] = pings
+    if pictures is not None:
+        chosen["pictures"] = pictures
     return chosen
 
 

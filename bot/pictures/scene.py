@@ -1,0 +1,106 @@
+"""What a table picture shows, taken from a table under its lock: plain data, so the drawing can
+run in a worker thread while the table moves on.
+
+The game part comes from `game.view(None)` and the game's public events only: a picture can
+show nothing a spectator may not see.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.tables.service import Table
+from bot.texts import t
+
+# The events that close one trick / round, and those that close a hand.
+TRICK_EVENTS = ("trick_won", "round_won", "round_tied")
+HAND_END_EVENTS = ("hand_scored", "hand_won")
+HAND_START_EVENTS = ("hand_dealt",)
+
+
+@dataclass(frozen=True)
+class Trick:
+    cards: list[tuple[int, str]]  # (seat, card) in play order
+    winner: int | None  # the winning seat; None for a tied truco round
+
+
+@dataclass(frozen=True)
+class Scene:
+    table_id: int
+    version: int
+    game: str  # "euchre" | "truco"
+    stage: str  # "lobby" | "play" | "over"
+    locale: str | None
+    names: list[str]  # by game seat (in the lobby: by position)
+    view: dict[str, Any] | None = None  # the public view of the game
+    # The latest finished hand, shown until the next one has its first card on the table.
+    last_hand: list[Trick] = field(default_factory=list)
+    last_hand_points: tuple[int, int] | None = None  # (team, points)
+
+    @property
+    def key(self) -> tuple[int, int, str | None]:
+        """What the picture depends on: a table's version changes with everything it shows."""
+        return (self.table_id, self.version, self.locale)
+
+
+def _player_name(table: Table, position: int, locale: str | None) -> str:
+    seat = table.seats[position]
+    if seat is None:
+        return t("table.empty_seat", locale)
+    if seat.is_bot:
+        return t("picture.bot_name", locale, number=position + 1)
+    return seat.name
+
+
+def _last_hand(events: list[Any]) -> tuple[list[Trick], tuple[int, int] | None]:
+    """The tricks of the latest finished hand, and who scored how much in it."""
+    end = None
+    for index in range(len(events) - 1, -1, -1):
+        kind = events[index].kind
+        if kind in HAND_END_EVENTS:
+            end = index
+            break
+    if end is None:
+        return [], None
+    scored = events[end].data
+    team = scored.get("scoring_team", scored.get("team"))
+    points = (int(team), int(scored["points"])) if team is not None else None
+    tricks: list[Trick] = []
+    for event in reversed(events[:end]):
+        if event.kind in HAND_START_EVENTS:
+            break
+        if event.kind in TRICK_EVENTS:
+            data = event.data
+            winner = None if event.kind == "round_tied" else data.get("seat", event.seat)
+            cards = [(c["seat"], c["card"]) for c in data["cards"]]
+            tricks.append(Trick(cards, winner))
+    tricks.reverse()
+    return tricks, points
+
+
+def scene_of(table: Table, locale: str | None = None) -> Scene:
+    """Call with the table's lock held."""
+    if table.status == "lobby" or table.game is None:
+        names = [_player_name(table, p, locale) for p in range(4)]
+        return Scene(table.id, table.version, table.game_name, "lobby", locale, names)
+    game = table.game
+    view = game.view(None)
+    names = [_player_name(table, table.position_of_seat(seat), locale) for seat in range(4)]
+    over = bool(view["is_over"])
+    hand_started = bool(view["trick"]) or any(view["tricks_won"])
+    tricks: list[Trick] = []
+    points = None
+    if over or not hand_started:
+        tricks, points = _last_hand(game.events)
+    return Scene(
+        table.id,
+        table.version,
+        table.game_name,
+        "over" if over else "play",
+        locale,
+        names,
+        view,
+        tricks,
+        points,
+    )

@@ -1,0 +1,335 @@
+"""The picture of a table: four seats with names, the cards on the table, the turned card or
+trump, the score and (truco) the hand's worth; at the end of a hand, its tricks or rounds.
+
+Seats sit clockwise from the bottom (seat 0) in play order. A player due to act has a gold
+name plate. The PNG carries the table id and version in text chunks ("table", "version") so a
+test can tell which state a sent picture shows.
+"""
+
+from __future__ import annotations
+
+import io
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+from PIL.PngImagePlugin import PngInfo
+
+from bot.engine.truco.game import BASE_VALUE
+from bot.pictures.cards import card_back, card_face, font, suit_symbol
+from bot.pictures.scene import Scene, Trick
+from bot.texts import t
+
+WIDTH, HEIGHT = 720, 480
+FELT = {"euchre": (28, 104, 66), "truco": (118, 38, 44)}
+RAIL = {"euchre": (18, 70, 44), "truco": (82, 24, 30)}
+PLATE = (246, 243, 232)
+PLATE_TEXT = (30, 30, 34)
+TURN = (250, 200, 60)
+WHITE = (250, 250, 250)
+DIM = (205, 215, 205)
+TEAM_COLOURS = ((70, 130, 220), (230, 120, 50))
+CARD = 62  # width of a card on the table
+SMALL = 36  # width of a card in the end-of-hand tricks
+BACKS = 18  # width of the card backs that count a hand
+MAX_NAME = 18
+
+# Where each seat's name plate sits (centre) and where its card lands on the table.
+PLATES = ((WIDTH // 2, HEIGHT - 34), (92, HEIGHT // 2), (WIDTH // 2, 34), (WIDTH - 92, HEIGHT // 2))
+CENTRE = (WIDTH // 2, HEIGHT // 2 + 6)
+CARD_OFFSETS = ((0, 62), (-84, 0), (0, -62), (84, 0))
+
+
+@lru_cache(maxsize=4)
+def _felt(game: str) -> Image.Image:
+    image = Image.new("RGB", (WIDTH, HEIGHT), RAIL[game])
+    draw = ImageDraw.Draw(image)
+    draw.rounded_rectangle([8, 8, WIDTH - 9, HEIGHT - 9], radius=60, fill=FELT[game])
+    return image
+
+
+@lru_cache(maxsize=4096)
+def _has_glyph(character: str) -> bool:
+    """The shipped font has Latin, Greek and Cyrillic letters: anything else (emoji, other
+    scripts) is left out of a name rather than drawn as an empty box; the text message keeps
+    the full name."""
+    return character == " " or _glyph(character) != _glyph("\ufffe")
+
+
+@lru_cache(maxsize=4096)
+def _glyph(character: str) -> bytes:
+    image = Image.new("L", (24, 24))
+    ImageDraw.Draw(image).text((2, 2), character, font=font(16), fill=255)
+    return image.tobytes()
+
+
+def shown_name(name: str) -> str:
+    kept = " ".join("".join(c for c in name if _has_glyph(c)).split())
+    if len(kept) > MAX_NAME:
+        kept = kept[: MAX_NAME - 1] + "…"
+    return kept or "?"
+
+
+def _paste(image: Image.Image, sprite: Image.Image, centre: tuple[float, float]) -> None:
+    x = round(centre[0] - sprite.width / 2)
+    y = round(centre[1] - sprite.height / 2)
+    image.paste(sprite, (x, y), sprite)
+
+
+def _plate(
+    draw: ImageDraw.ImageDraw,
+    centre: tuple[int, int],
+    text: str,
+    team: int,
+    *,
+    to_act: bool,
+    note: str = "",
+) -> int:
+    """A name plate; returns its width."""
+    name_font = font(17)
+    note_font = font(12, bold=False)
+    width = max(110, round(draw.textlength(text, font=name_font)) + 34)
+    if note:
+        width = max(width, round(draw.textlength(note, font=note_font)) + 24)
+    height = 40 if note else 28
+    x0, y0 = centre[0] - width // 2, centre[1] - height // 2
+    fill = TURN if to_act else PLATE
+    draw.rounded_rectangle([x0, y0, x0 + width, y0 + height], radius=10, fill=fill)
+    draw.rounded_rectangle([x0, y0, x0 + 8, y0 + height], radius=4, fill=TEAM_COLOURS[team])
+    text_y = y0 + 14
+    draw.text((centre[0] + 4, text_y), text, font=name_font, fill=PLATE_TEXT, anchor="mm")
+    if note:
+        draw.text((centre[0] + 4, y0 + 31), note, font=note_font, fill=PLATE_TEXT, anchor="mm")
+    return width
+
+
+def _seat_note(scene: Scene, seat: int) -> str:
+    view = scene.view
+    if view is None:
+        return ""
+    locale = scene.locale
+    notes = []
+    if view["dealer"] == seat:
+        notes.append(t("picture.dealer", locale))
+    if seat in (view.get("alone") or ()):
+        notes.append(t("picture.alone", locale))
+    if seat in (view.get("sitting_out") or ()):
+        notes.append(t("picture.sits_out", locale))
+    return " · ".join(notes)
+
+
+def _seats(image: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene) -> None:
+    view = scene.view
+    to_act = set(view["to_act"]) if view is not None else set()
+    for seat, centre in enumerate(PLATES):
+        width = _plate(
+            draw,
+            centre,
+            shown_name(scene.names[seat]),
+            seat % 2,
+            to_act=seat in to_act,
+            note=_seat_note(scene, seat),
+        )
+        if view is None or scene.stage != "play":
+            continue
+        # The hand's size as a row of small backs: under a side plate, beside the others.
+        count = view["hand_sizes"][seat]
+        if seat in (1, 3):
+            x, y = centre[0] - (count - 1) * 5, centre[1] + 38
+        else:
+            x, y = centre[0] + width // 2 + 22, centre[1]
+        for index in range(count):
+            _paste(image, card_back(BACKS), (x + index * 10, y))
+
+
+def _score_box(draw: ImageDraw.ImageDraw, scene: Scene) -> None:
+    view = scene.view
+    assert view is not None
+    locale = scene.locale
+    title = t(f"game.{scene.game}", locale)
+    big, small = font(18), font(13, bold=False)
+    draw.rounded_rectangle([22, 18, 226, 114], radius=12, fill=RAIL[scene.game], outline=WHITE)
+    draw.text((34, 26), title, font=big, fill=WHITE)
+    draw.text(
+        (34 + draw.textlength(title, font=big) + 8, 31),
+        t("picture.target", locale, target=view["target"]),
+        font=small,
+        fill=DIM,
+    )
+    if scene.stage == "play":
+        # The column of tricks (euchre) or rounds (truco) won in this hand.
+        column = t(f"picture.tricks.{scene.game}", locale)
+        draw.text((212, 56), column, font=font(11), fill=TURN, anchor="rb")
+    for team in (0, 1):
+        y = 62 + team * 24
+        draw.rounded_rectangle([34, y + 3, 46, y + 15], radius=3, fill=TEAM_COLOURS[team])
+        draw.text((54, y), t("picture.team", locale, number=team + 1), font=font(16), fill=WHITE)
+        draw.text((160, y - 2), str(view["scores"][team]), font=font(20), fill=WHITE)
+        if scene.stage == "play":
+            tricks = view["tricks_won"][team]
+            draw.text((210, y + 1), str(tricks), font=font(16), fill=TURN, anchor="ra")
+
+
+def _suit_chip(image: Image.Image, draw: ImageDraw.ImageDraw, suit: str, x: int, y: int) -> None:
+    draw.ellipse([x, y, x + 34, y + 34], fill=PLATE)
+    symbol = suit_symbol(suit, 22)
+    image.paste(symbol, (x + 6, y + 6), symbol)
+
+
+def _euchre_box(image: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene) -> None:
+    view = scene.view
+    assert view is not None
+    locale = scene.locale
+    x0 = WIDTH - 210
+    draw.rounded_rectangle(
+        [x0, 18, WIDTH - 22, 114], radius=12, fill=RAIL[scene.game], outline=WHITE
+    )
+    label = font(14)
+    if view["trump"] is not None:
+        draw.text((x0 + 12, 26), t("picture.trump", locale), font=label, fill=WHITE)
+        _suit_chip(image, draw, view["trump"], x0 + 14, 48)
+        maker = shown_name(scene.names[view["maker"]])
+        draw.text(
+            (x0 + 56, 56),
+            t("picture.maker", locale, name=maker),
+            font=font(13, bold=False),
+            fill=DIM,
+        )
+    else:
+        key = "picture.turned_down" if view["turned_down"] else "picture.turned_up"
+        draw.text((x0 + 12, 26), t(key, locale), font=label, fill=WHITE)
+        card = card_face(view["turned_card"], 40)
+        if view["turned_down"]:
+            card = card.convert("LA").convert("RGBA")
+        image.paste(card, (x0 + 130, 24), card)
+        if view.get("named_suit"):
+            _suit_chip(image, draw, view["named_suit"], x0 + 14, 56)
+
+
+def _truco_box(draw: ImageDraw.ImageDraw, scene: Scene) -> None:
+    view = scene.view
+    assert view is not None
+    locale = scene.locale
+    x0 = WIDTH - 236
+    draw.rounded_rectangle(
+        [x0, 18, WIDTH - 22, 114], radius=12, fill=RAIL[scene.game], outline=WHITE
+    )
+    draw.text((x0 + 12, 26), t("picture.worth", locale), font=font(14), fill=WHITE)
+    value = view["hand_value"]
+    raised = value > BASE_VALUE  # T9: a raised hand's worth is drawn in gold
+    draw.text((x0 + 12, 44), str(value), font=font(34), fill=TURN if raised else WHITE)
+    lines = []
+    ask = view.get("pending_ask")
+    if ask is not None:
+        lines.append(t("picture.asked", locale, ask=t(f"truco.ask.{ask['name']}", locale)))
+    if view.get("hand_of_ten") is not None:
+        lines.append(t("picture.hand_of_ten", locale, number=view["hand_of_ten"] + 1))
+    if view.get("iron_hand"):
+        lines.append(t("picture.iron_hand", locale))
+    for index, line in enumerate(lines[:3]):
+        draw.text((x0 + 58, 50 + index * 17), line, font=font(13), fill=TURN)
+
+
+def _trick(image: Image.Image, scene: Scene) -> None:
+    view = scene.view
+    assert view is not None
+    for entry in view["trick"]:
+        dx, dy = CARD_OFFSETS[entry["seat"]]
+        _paste(image, card_face(entry["card"], CARD), (CENTRE[0] + dx, CENTRE[1] + dy))
+
+
+def _last_hand(image: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene) -> None:
+    """The finished hand's tricks in a row across the middle, each winning card raised."""
+    tricks: list[Trick] = scene.last_hand
+    locale = scene.locale
+    if scene.last_hand_points is not None:
+        team, points = scene.last_hand_points
+        heading = t("picture.hand_points", locale, number=team + 1, points=points)
+    else:
+        heading = t("picture.last_hand", locale)
+    draw.text((CENTRE[0], CENTRE[1] - 76), heading, font=font(17), fill=WHITE, anchor="mm")
+    if not tricks:
+        return
+    step = 15 if len(tricks) > 3 else 30
+    widths = [SMALL + step * (len(trick.cards) - 1) for trick in tricks]
+    gap = 14 if len(tricks) > 3 else 28
+    x = CENTRE[0] - (sum(widths) + gap * (len(tricks) - 1)) / 2
+    y = CENTRE[1] - 4
+    for trick, width in zip(tricks, widths, strict=True):
+        for index, (seat, card) in enumerate(trick.cards):
+            sprite = card_face(card, SMALL)
+            lift = -10 if seat == trick.winner else 0
+            image.paste(
+                sprite, (round(x + index * step), round(y - sprite.height / 2 + lift)), sprite
+            )
+        label = (
+            t("picture.team", locale, number=trick.winner % 2 + 1)
+            if trick.winner is not None
+            else t("picture.tied", locale)
+        )
+        colour = TEAM_COLOURS[trick.winner % 2] if trick.winner is not None else DIM
+        draw.text((x + width / 2, y + 42), label, font=font(13), fill=colour, anchor="mm")
+        x += width + gap
+
+
+def _winner_banner(draw: ImageDraw.ImageDraw, scene: Scene) -> None:
+    view = scene.view
+    assert view is not None
+    winner = view["winner"]
+    scores = view["scores"]
+    text = t("picture.winner", locale=scene.locale, number=winner + 1, a=scores[0], b=scores[1])
+    draw.rounded_rectangle(
+        [CENTRE[0] - 170, CENTRE[1] + 62, CENTRE[0] + 170, CENTRE[1] + 100],
+        radius=12,
+        fill=TURN,
+    )
+    draw.text((CENTRE[0], CENTRE[1] + 81), text, font=font(20), fill=PLATE_TEXT, anchor="mm")
+
+
+def _lobby(draw: ImageDraw.ImageDraw, scene: Scene) -> None:
+    locale = scene.locale
+    draw.text(CENTRE, t(f"game.{scene.game}", locale), font=font(34), fill=WHITE, anchor="mm")
+    draw.text(
+        (CENTRE[0], CENTRE[1] + 34),
+        t("picture.lobby", locale),
+        font=font(16, bold=False),
+        fill=DIM,
+        anchor="mm",
+    )
+
+
+def draw_table(scene: Scene) -> Image.Image:
+    image = _felt(scene.game).copy()
+    draw = ImageDraw.Draw(image)
+    if scene.stage == "lobby" or scene.view is None:
+        _lobby(draw, scene)
+    else:
+        _score_box(draw, scene)
+        if scene.game == "euchre":
+            _euchre_box(image, draw, scene)
+        else:
+            _truco_box(draw, scene)
+        if scene.view["trick"]:
+            _trick(image, scene)
+        elif scene.last_hand or scene.last_hand_points:
+            _last_hand(image, draw, scene)
+        if scene.stage == "over":
+            _winner_banner(draw, scene)
+    _seats(image, draw, scene)
+    return image
+
+
+def png_bytes(image: Image.Image, scene: Scene) -> bytes:
+    info = PngInfo()
+    info.add_text("table", str(scene.table_id))
+    info.add_text("version", str(scene.version))
+    out = io.BytesIO()
+    # A palette keeps the file small (flat felt, few colours); level 6 is quick enough.
+    image.quantize(colors=128, method=Image.Quantize.FASTOCTREE).save(
+        out, format="PNG", pnginfo=info, compress_level=6
+    )
+    return out.getvalue()
+
+
+def table_png(scene: Scene) -> bytes:
+    """The whole picture, as PNG bytes. Pure CPU work: run it off the event loop."""
+    return png_bytes(draw_table(scene), scene)

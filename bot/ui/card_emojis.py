@@ -1,0 +1,66 @@
+"""Card faces on the hand buttons: one application emoji per card, uploaded once.
+
+At start-up (in the background: the bot plays meanwhile, with text-only card buttons) the
+application's emojis are listed; a card whose emoji ("card_JH", ...) is missing is drawn and
+uploaded through the application-emoji API, and every later start finds it by name. A card
+without an emoji (not uploaded yet, or the upload failed) keeps its text label only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+import discord
+
+from bot.pictures.cards import deck_codes, emoji_png
+
+log = logging.getLogger(__name__)
+
+PREFIX = "card_"
+
+
+def emoji_name(code: str) -> str:
+    return PREFIX + code
+
+
+class CardEmojis:
+    def __init__(self) -> None:
+        self.by_card: dict[str, discord.PartialEmoji] = {}
+        self.uploaded = 0  # emojis created by this process, for tests
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self, client: discord.Client) -> None:
+        self._task = asyncio.create_task(self.load(client), name="card-emojis")
+
+    async def load(self, client: discord.Client) -> None:
+        try:
+            existing = {emoji.name: emoji for emoji in await client.fetch_application_emojis()}
+        except discord.HTTPException as error:
+            log.warning("cannot list the application's emojis (%s): cards stay text", error)
+            return
+        for code in deck_codes():
+            name = emoji_name(code)
+            emoji = existing.get(name)
+            if emoji is None:
+                image = await asyncio.to_thread(emoji_png, code)
+                try:
+                    emoji = await client.create_application_emoji(name=name, image=image)
+                except discord.HTTPException as error:
+                    log.warning("cannot upload emoji %s (%s): cards stay text", name, error)
+                    return
+                self.uploaded += 1
+            self.by_card[code] = discord.PartialEmoji(name=name, id=emoji.id)
+        log.info("card emojis ready (%d uploaded now)", self.uploaded)
+
+    async def ready(self) -> None:
+        """Until loading is over (tests)."""
+        if self._task is not None:
+            await asyncio.shield(self._task)
+
+    async def close(self) -> None:
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task

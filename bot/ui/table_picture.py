@@ -1,0 +1,67 @@
+"""The picture on the table message: drawn in a worker thread, once per table version.
+
+The table message is an embed whose image is an attachment (`attachment://table.png`) sent with
+the same edit as the text: one request per state change, like the text-only message, so the
+channel's edit pacing (PublicMessages) is unchanged. The embed's text stays complete for screen
+readers and for tables whose `pictures` setting is off (then the message has no attachment).
+
+Why an embed image rather than Components V2 (a MediaGallery): both cost one edit per change.
+The embed keeps the message as it was (the turn line in `content`, the fields, the buttons) and
+everything that reads it, with the picture as one more part; a V2 message would need all of it
+rebuilt as components, and its flag can never be removed from a message again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+
+import discord
+
+from bot.pictures.scene import Scene, scene_of
+from bot.pictures.table import table_png
+from bot.tables.service import Table
+from bot.tables.settings import setting_of
+from bot.texts import t
+
+FILENAME = "table.png"
+URL = f"attachment://{FILENAME}"
+SETTING = "pictures"
+
+
+def wants_picture(table: Table) -> bool:
+    return not table.closed and bool(setting_of(table.record.settings, SETTING))
+
+
+class TablePictures:
+    """The latest picture of each table, by what it shows (table, version, locale)."""
+
+    def __init__(self) -> None:
+        self._latest: dict[int, tuple[tuple[int, int, str | None], bytes]] = {}
+        self.drawn = 0  # pictures drawn (not served from the cache), for tests and benchmarks
+
+    @staticmethod
+    def scene(table: Table, locale: str | None = None) -> Scene | None:
+        """What to draw, taken with the table's lock held; None when no picture is shown."""
+        return scene_of(table, locale) if wants_picture(table) else None
+
+    async def png(self, scene: Scene) -> bytes:
+        cached = self._latest.get(scene.table_id)
+        if cached is not None and cached[0] == scene.key:
+            return cached[1]
+        data = await asyncio.to_thread(table_png, scene)
+        self.drawn += 1
+        self._latest[scene.table_id] = (scene.key, data)
+        return data
+
+    async def files(self, scene: Scene | None) -> list[discord.File]:
+        """The attachments of a table message: the picture, or none (which also removes an
+        earlier picture on an edit)."""
+        if scene is None:
+            return []
+        data = await self.png(scene)
+        description = t("picture.file_description", scene.locale)
+        return [discord.File(io.BytesIO(data), filename=FILENAME, description=description)]
+
+    def forget(self, table_id: int) -> None:
+        self._latest.pop(table_id, None)
