@@ -87,6 +87,11 @@ class PublicMessages:
         self.edits = 0  # edits sent, for tests and benchmarks
         self._closed = False
 
+    def locale_of(self, table: Table) -> str | None:
+        """Public table messages speak the server's language (its Community locale)."""
+        guild = self._client.get_guild(table.guild_id)
+        return str(guild.preferred_locale) if guild is not None else None
+
     # --- scheduling ---------------------------------------------------------------------------
 
     def schedule(self, table: Table) -> None:
@@ -159,7 +164,7 @@ class PublicMessages:
         # Drawn under the table's lock: never a state whose write is still on its way.
         async with table.lock:
             key = shown_key(table)
-            parts = render.table_message(table)
+            parts = render.table_message(table, self.locale_of(table))
         message_id = table.message_id
         assert message_id is not None
         message = self._client.get_partial_messageable(
@@ -213,7 +218,7 @@ class PublicMessages:
         be edited any more: then `retire` is deleted once the new one is up)."""
         channel = self._client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         async with table.lock:
-            parts = render.table_message(table)
+            parts = render.table_message(table, self.locale_of(table))
             key = shown_key(table)
         try:
             message = await channel.send(**send_kwargs(parts))

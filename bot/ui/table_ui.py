@@ -335,7 +335,7 @@ class TableUI:
         private answer says where."""
         async with table.lock:
             key = shown_key(table)
-            parts = render.table_message(table)
+            parts = render.table_message(table, self.public.locale_of(table))
         deferred = interaction.response.is_done()
         try:
             if deferred:
