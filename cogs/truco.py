@@ -9,18 +9,18 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
-from bot.texts import t
+from bot.ui.translator import command_text
 
 
-class Truco(commands.GroupCog, group_name="truco", group_description=t("cmd.truco")):
+class Truco(commands.GroupCog, group_name="truco", group_description=command_text("cmd.truco")):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         super().__init__()
 
-    @app_commands.command(name="new", description=t("cmd.truco.new"))
-    @app_commands.describe(target=t("cmd.truco.target"))
+    @app_commands.command(name="new", description=command_text("cmd.truco.new"))
+    @app_commands.describe(target=command_text("cmd.truco.target"))
     @app_commands.choices(
-        target=[Choice(name=t(f"cmd.truco.target.{v}"), value=v) for v in (12, 24, 6)]
+        target=[Choice(name=command_text(f"cmd.truco.target.{v}"), value=v) for v in (12, 24, 6)]
     )
     async def new(
         self, interaction: discord.Interaction, target: Choice[int] | None = None

@@ -49,8 +49,10 @@ def update(name: str) -> Path:
         previous = old.get(key)
         translation: MsgId = "" if isinstance(english, str) else ("",) * catalog.num_plurals
         flags: set[str] = set()
-        if previous is not None and any(previous.string or ()):
-            translation = previous.string
+        if previous is not None and previous.string and any(previous.string):
+            translation = (
+                previous.string if isinstance(previous.string, str) else tuple(previous.string)
+            )
             if previous.id != english or previous.fuzzy:
                 flags.add("fuzzy")
         catalog.add(english, translation, context=key, flags=flags)
@@ -79,7 +81,8 @@ def problems(name: str) -> list[str]:
         if message.fuzzy:
             out.append(f"{name}: {key} is marked fuzzy: check the translation")
         sources = [english] if isinstance(english, str) else list(english)
-        forms = [message.string] if isinstance(message.string, str) else list(message.string)
+        string = message.string or ""
+        forms = [string] if isinstance(string, str) else list(string)
         if len(forms) != (1 if isinstance(english, str) else catalog.num_plurals):
             out.append(f"{name}: {key} has {len(forms)} forms")
         want = set().union(*(fields(s) for s in sources))

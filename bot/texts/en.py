@@ -57,7 +57,11 @@ STRINGS: dict[str, str] = {
     "error.missing_permissions": "I need these permissions in this channel: {permissions}.",
     "error.user_missing_permissions": "You need these permissions: {permissions}.",
     "error.check_failed": "You can't use this command here.",
+    "cmd.rules": "How to play Euchre or Truco Mineiro.",
+    "cmd.rules.game": "Which game",
     # /sync
+    "cmd.sync": "Owner only: publish the slash commands.",
+    "cmd.sync.scope": "Everywhere (global) or only this server",
     "sync.done": "Synced {count} commands ({scope}).",
     # --- tables: commands (issue 5) ---
     "cmd.euchre": "Euchre tables",
@@ -210,7 +214,8 @@ STRINGS: dict[str, str] = {
     "options.match.rubber": "a rubber",
     # --- tables: the end ---
     "result.title": "{game} — game over",
-    "result.description": "**{team}** ({players}) wins {winner_score}–{loser_score} · hands played: {hands}",
+    "result.description": "**{team}** ({players}) wins {winner_score}–{loser_score} "
+    "· hands played: {hands}",
     "result.margin": "Rubber margin: {margin}",
     "result.content": "Game over — {team} ({players}) wins!",
     "result.button.again": "Play again",
@@ -233,7 +238,8 @@ STRINGS: dict[str, str] = {
     "hand.prompt.euchre.play": "Your turn: play a card.",
     "hand.prompt.truco.play": "Your turn: play a card.",
     "hand.prompt.truco.answer": "Answer the ask: accept, run or raise.",
-    "hand.prompt.truco.hand_of_ten": "Mão de dez — your pair has {score}: play this hand or refuse it.",
+    "hand.prompt.truco.hand_of_ten": "Mão de dez — your pair has {score}: play this hand "
+    "or refuse it.",
     "hand.note.stale": "The table moved on — here is your hand now.",
     "hand.note.answered": "Your partner already answered — here is your hand now.",
     "hand.note.expiring": "This hand will soon stop updating by itself: press Refresh.",
@@ -302,11 +308,11 @@ STRINGS: dict[str, str] = {
     "event.truco.hand_of_ten_played": "{player} plays the mão de dez (worth {value}).",
     "event.truco.hand_of_ten_refused": "{player} refuses the mão de dez: {team} scores {points}.",
     "event.truco.round_won": "{player} wins round {number} with {card}.",
-    "event.truco.round_won.manilha": "{player} takes round {number} with the {manilha} ({card}).",
-    "truco.manilha.zap": "zap",
+    "event.truco.round_won.manilha": "{player} takes round {number} with {manilha} ({card}).",
+    "truco.manilha.zap": "the zap",
     "truco.manilha.copas": "copas",
-    "truco.manilha.espadilha": "espadilha",
-    "truco.manilha.ouros": "ouros",
+    "truco.manilha.espadilha": "the espadilha",
+    "truco.manilha.ouros": "the pica-fumo",
     "event.truco.round_tied": "Round {number} is tied (empate) at {card}.",
     "event.truco.hand_won.two_rounds": "{team} wins the hand: +{points} ({score0}–{score1}).",
     "event.truco.hand_won.tie_rule": "{team} wins the hand by the tie rule: +{points}.",
@@ -321,8 +327,7 @@ STRINGS: dict[str, str] = {
     "board.period.month": "this month",
     "board.period.week": "this week",
     "board.title": "{game} leaderboard — {period}",
-    "board.row": "`#{rank}` **{name}** — **{rating}** · {games} · {wins} "
-    "({win_pct:.0f}%)",
+    "board.row": "`#{rank}` **{name}** — **{rating}** · {games} · {wins} ({win_pct:.0f}%)",
     "board.footer.all": "Page {page} of {pages} · ranked after {min_games} games · "
     "bots are not ranked",
     "board.footer.month": "Page {page} of {pages} · ranked after {min_games} games this month "

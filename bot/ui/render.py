@@ -255,7 +255,10 @@ def _euchre_fields(
     if trump is not None:
         maker = view["maker"]
         value = t(
-            "table.trump_value", locale, suit=suit_text(trump), maker=seat_name(table, maker, locale)
+            "table.trump_value",
+            locale,
+            suit=suit_text(trump),
+            maker=seat_name(table, maker, locale),
         )
         value += "\n" + t("table.turned_card", locale, card=card_text(view["turned_card"]))
         embed.add_field(name=t("table.field.trump", locale), value=value, inline=True)

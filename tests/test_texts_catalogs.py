@@ -1,0 +1,208 @@
+"""The translations: every catalog complete and in step with en.py, placeholders kept, plural
+forms from the catalog, no message over Discord's limits in any language; and the fixes of what
+players saw (issue 11)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.engine.common import Event
+from bot.texts import catalog_names, catalogs, n, t
+from bot.texts.en import PLURALS, STRINGS
+from bot.ui import render
+from bot.ui.events import event_sentence
+from tests.test_ui_render import make_table
+
+LANGUAGES = catalog_names()
+
+
+def test_the_translations_exist() -> None:
+    assert "pt_BR" in LANGUAGES
+
+
+@pytest.mark.parametrize("name", LANGUAGES)
+def test_every_catalog_is_complete_and_keeps_the_placeholders(name: str) -> None:
+    assert catalogs.problems(name) == []
+
+
+def test_a_missing_or_outdated_key_is_named(tmp_path: Path, monkeypatch: Any) -> None:
+    text = (catalogs.LOCALES_DIR / "pt_BR.po").read_text(encoding="utf-8")
+    start = text.index('msgctxt "table.error.seat_taken"')
+    end = text.index("\n\n", start)
+    text = text[:start] + text[end + 2 :]
+    text = text.replace('"Você não pode fazer isso agora."', '"Você não pode {x} agora."', 1)
+    (tmp_path / "pt_BR.po").write_text(text, encoding="utf-8")
+    monkeypatch.setattr(catalogs, "LOCALES_DIR", tmp_path)
+    found = catalogs.problems("pt_BR")
+    assert any("table.error.seat_taken is missing" in line for line in found)
+    assert any("changes the placeholders" in line for line in found)
+    # and the update command brings it back, empty, for the translator
+    catalogs.update("pt_BR")
+    assert "pt_BR: table.error.seat_taken is not translated" in catalogs.problems("pt_BR")
+
+
+class Long:
+    """A placeholder value as long as Discord lets it be (a 32-character display name, a
+    100-character server name, a jump URL, ...): its length is the worst case for the key."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+
+    def __format__(self, spec: str) -> str:
+        return "W" * self.size
+
+
+class LongValues(dict[str, Any]):
+    def __missing__(self, name: str) -> Long:
+        if name in ("cards", "draws", "players", "who", "permissions", "team0", "team1"):
+            return Long(200)  # lists of several names or cards
+        if name in ("sentence",):
+            return Long(300)
+        return Long(100)
+
+
+# Discord's limits, by what the key becomes.
+def limit_of(key: str) -> int:
+    if ".button." in key or key.startswith("action.") or key.endswith(".alone"):
+        return 80  # a button label
+    if key.startswith(("cmd.", "board.cmd", "stats.cmd", "history.cmd")):
+        return 100  # a command or option description, or a choice name
+    if key.startswith(("table.field.", "lobby.options")) or key.endswith(".title"):
+        return 256  # an embed title or field name
+    if key.startswith("rules."):
+        return 2000  # sent as message content
+    return 1024  # an embed field value: the smallest of the places a sentence goes
+
+
+@pytest.mark.parametrize("locale", ["en", *LANGUAGES])
+def test_no_message_over_discords_limits(locale: str) -> None:
+    too_long = {}
+    for key in STRINGS:
+        values = LongValues()
+        if key.startswith("cmd.") or key.startswith("action.euchre.call"):
+            values = LongValues(suit="♠", ask="doze", value=12, card="10♠")
+        shown = t(key, locale, **values) if "{" in STRINGS[key] else t(key, locale)
+        if len(shown) > limit_of(key):
+            too_long[key] = len(shown)
+    assert not too_long
+
+
+@pytest.mark.parametrize("locale", ["en", *LANGUAGES])
+def test_plural_forms_come_from_the_catalog(locale: str) -> None:
+    for key in PLURALS:
+        one, many = n(key, locale, 1), n(key, locale, 2)
+        assert ("1" in one and "2" in many and one.replace("1", "2") != many) or locale == "tr"
+
+
+def test_english_and_portuguese_plurals() -> None:
+    assert n("plural.points", "en-US", 1) == "1 point"
+    assert n("plural.points", "en-GB", 2) == "2 points"
+    assert n("plural.games", "pt-BR", 1) == "1 partida"
+    assert n("plural.games", "pt-BR", 5) == "5 partidas"
+
+
+def test_discord_locales_pick_their_catalog_or_english() -> None:
+    assert t("hand.prompt.truco.play", "pt-BR") == "Sua vez: jogue uma carta."
+    assert t("hand.prompt.truco.play", "en-GB") == "Your turn: play a card."
+    assert t("hand.prompt.truco.play", "de") == "Your turn: play a card."
+    assert t("hand.prompt.truco.play", None) == "Your turn: play a card."
+
+
+# --- what players saw --------------------------------------------------------------------------
+
+
+def play_until(table: Any, done: Any, seed: int) -> bool:
+    game, rng = table.game, random.Random(seed)
+    while not game.is_over and not done(game):
+        seat = rng.choice(game.to_act)
+        game.apply(seat, rng.choice(game.legal_actions(seat)))
+        table.record.version += 1
+    return done(game)
+
+
+def test_one_point_is_singular_on_the_table() -> None:
+    for seed in range(50):
+        table = make_table("euchre", {}, seed=seed)
+        if play_until(table, lambda g: 1 in g.view(None)["scores"], seed):
+            break
+    embed = render.table_message(table).embed
+    assert embed is not None
+    names = [f.name for f in embed.fields]
+    assert any(name and name.endswith("— 1 point") for name in names)
+    assert not any("pts" in (name or "") for name in names)
+
+
+def test_the_winners_score_comes_first() -> None:
+    for seed in range(20):
+        table = make_table("truco", {}, seed=seed)
+        play_until(table, lambda g: False, seed)
+        scores = table.game.view(None)["scores"]
+        winner = table.game.view(None)["winner"]
+        if scores[winner] != max(scores) or winner == 1:
+            continue
+        description = render.result_message(table).embed.description or ""
+        assert f"wins {scores[winner]}–{scores[1 - winner]}" in description
+        return
+    for seed in range(20):
+        table = make_table("truco", {}, seed=seed)
+        play_until(table, lambda g: False, seed)
+        view = table.game.view(None)
+        if view["winner"] == 1:
+            description = render.result_message(table).embed.description or ""
+            assert f"wins {view['scores'][1]}–{view['scores'][0]}" in description
+            return
+    pytest.fail("no game won by Team 2 in 20 seeds")
+
+
+def test_trump_field_does_not_repeat_trump() -> None:
+    for seed in range(20):
+        table = make_table("euchre", {}, seed=seed)
+        if play_until(table, lambda g: g.view(None)["trump"] is not None, seed):
+            break
+    embed = render.table_message(table).embed
+    assert embed is not None
+    field = next(f for f in embed.fields if f.name == "Trump")
+    assert not (field.value or "").startswith("Trump")
+
+
+@pytest.mark.parametrize("target", [6, 12])
+def test_T13_mao_de_dez_prompt_says_the_real_score(target: int) -> None:
+    # T13: the mão de dez comes at target - 2; "at ten" was shown in a game to 6.
+    for seed in range(300):
+        table = make_table("truco", {"target": target}, seed=seed)
+        if play_until(table, lambda g: g.phase == "hand_of_ten", seed):
+            break
+    else:
+        pytest.fail("no mão de dez")
+    team = table.game.view(None)["hand_of_ten"]
+    seat = table.game.to_act[0]
+    assert seat % 2 == team
+    prompt = render.hand_message(table, seat).content
+    assert f"your pair has {target - 2}" in prompt
+    assert "at ten" not in prompt
+    public = str(render.table_message(table).embed.to_dict())  # type: ignore[union-attr]
+    assert "Mão de dez" in public and "Hand of ten" not in public
+
+
+@pytest.mark.parametrize(
+    ("card", "english", "portuguese"),
+    [
+        ("4C", "Carol takes round 2 with the zap (4♣).", "Carol leva a vaza 2 com o zap (4♣)."),
+        ("7D", "Carol takes round 2 with the pica-fumo (7♦).", "com o pica-fumo (7♦)"),
+        ("3S", "Carol wins round 2 with 3♠.", "Carol ganha a vaza 2 com 3♠."),
+    ],
+)
+def test_T4_manilhas_are_named_when_they_take_a_round(
+    card: str, english: str, portuguese: str
+) -> None:
+    event = Event("round_won", 2, {"seat": 2, "round": 1, "card": card})
+
+    def name_of(seat: int) -> str:
+        return "Carol"
+
+    assert event_sentence("truco", event, name_of, "en", name_of) == english
+    assert portuguese in (event_sentence("truco", event, name_of, "pt-BR", name_of) or "")
