@@ -20,7 +20,7 @@ from bot.emulator.state import MessageVersion
 from bot.storage import ResultsRepository
 from bot.tables.records import TableRecord
 from bot.tables.service import Table, TableService
-from bot.texts import t
+from bot.texts import n, t
 from bot.ui import render
 from bot.ui.cards import card_text, cards_in_text
 from bot.ui.custom_ids import parse_game_action
@@ -302,7 +302,9 @@ class TableDriver:
             for entry in [] if view["is_over"] else view["trick"]:
                 assert card_text(entry["card"]) in text
             for team, field_ in enumerate(got["fields"][:2]):
-                assert f"— {view['scores'][team]} pts" in field_["name"]
+                assert field_["name"].endswith(
+                    "— " + n("plural.points", None, view["scores"][team])
+                )
             leaked = cards_in_text(text) & states.hidden(version, None)
             assert not leaked, f"the table message showed hidden cards {leaked} at move {version}"
             checked += 1

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from bot.client import CardTableBot
-from bot.texts import t
 from bot.storage import FinishedGame, FinishedPlayer, GameKindRecord, PlayerStats
+from bot.texts import t
 from bot.ui.game_log import LOG_PAGE_CHARS, log_pages, paginate
 from bot.ui.leaderboard import (
     BoardId,

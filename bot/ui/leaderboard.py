@@ -40,7 +40,7 @@ from bot.storage import (
 from bot.tables.games import GAME_NAMES
 from bot.tables.results import STATS
 from bot.texts import n, t
-from bot.ui.answer import locale_of, say
+from bot.ui.answer import locale_of, say, server_locale_of
 from bot.ui.buttons import KeyButton, detach
 from bot.ui.events import team_name
 from bot.ui.game_log import UnreadableGame, log_pages, shown_name, timestamp
@@ -511,7 +511,7 @@ async def show_leaderboard(
         return
     guild_id = interaction.guild_id
     assert guild_id is not None
-    locale = locale_of(interaction)
+    locale = server_locale_of(interaction)
 
     async def work() -> Answer:
         board = await load_board(results_of(interaction), guild_id, game, period, 0)
@@ -571,7 +571,7 @@ async def on_board_click(interaction: discord.Interaction[Any], custom_id: str) 
         return
     guild_id = interaction.guild_id
     assert guild_id is not None
-    locale = locale_of(interaction)
+    locale = server_locale_of(interaction)
 
     async def work() -> Answer:
         board = await load_board(
