@@ -211,3 +211,46 @@ def test_T4_manilhas_are_named_when_they_take_a_round(
 
     assert event_sentence("truco", event, name_of, "en", name_of) == english
     assert portuguese in (event_sentence("truco", event, name_of, "pt-BR", name_of) or "")
+
+
+async def test_slash_commands_are_synced_with_every_language(
+    emulator: Any, world: Any, running_bot: Any
+) -> None:
+    # The emulator validated them (names 1-32 lower case, descriptions 1-100) at the sync.
+    truco = emulator.commands.find(world.guild.id, "truco")
+    assert truco["description_localizations"]["pt-BR"] == "Mesas de Truco Mineiro"
+    new = truco["options"][0]
+    assert new["description_localizations"]["fr"] == t("cmd.truco.new", "fr")
+    target = new["options"][0]
+    assert target["description_localizations"]["hi"] == t("cmd.truco.target", "hi")
+    twelve = next(c for c in target["choices"] if c["value"] == 12)
+    assert twelve["name_localizations"]["es-ES"] == "12 puntos (estándar)"
+    assert twelve["name_localizations"]["es-419"] == "12 puntos (estándar)"
+    assert twelve["name_localizations"]["tr"] == t("cmd.truco.target.12", "tr")
+    assert "en-US" not in twelve.get("name_localizations", {})
+    rules = emulator.commands.find(world.guild.id, "rules")
+    assert rules["description_localizations"]["pt-BR"] == t("cmd.rules", "pt-BR")
+    choices = {c["value"]: c for c in rules["options"][0]["choices"]}
+    assert choices["truco"]["name_localizations"]["hi"] == t("rules.choice.truco", "hi")
+    # Command names stay the same everywhere: /truco new is typed the same in every language.
+    assert "name_localizations" not in truco or not truco["name_localizations"]
+
+
+async def test_private_answers_follow_the_user_and_the_table_follows_the_server(
+    emulator: Any, world: Any, running_bot: Any
+) -> None:
+    # /rules answers privately in each user's locale (the world's guild is en-US).
+    for person, heading in ((world.bob, "**Mão de dez**"), (world.carol, "**Mão de dez**")):
+        reply = await person.slash(world.table, "rules", game="truco")
+        assert reply.ephemeral and heading in reply.text
+    bob = await world.bob.slash(world.table, "rules", game="truco")
+    assert "Baralho" in bob.text and "Deck" not in bob.text
+    carol = await world.carol.slash(world.table, "rules", game="truco")
+    assert "Paquet" in carol.text
+    alice = await world.alice.slash(world.table, "rules", game="truco")
+    assert "**Deck**" in alice.text
+    # bob (pt-BR) opens a table: the public lobby speaks the server's English.
+    lobby = await world.bob.slash(world.table, "truco new")
+    assert not lobby.ephemeral and lobby.button("Join") and "take a seat" in lobby.text
+    refused = await world.bob.click(lobby, "Join")
+    assert refused.ephemeral and refused.text == "Você já está sentado aí."
