@@ -45,47 +45,71 @@ def test_a_missing_or_outdated_key_is_named(tmp_path: Path, monkeypatch: Any) ->
     assert "pt_BR: table.error.seat_taken is not translated" in catalogs.problems("pt_BR")
 
 
-class Long:
-    """A placeholder value as long as Discord lets it be (a 32-character display name, a
-    100-character server name, a jump URL, ...): its length is the worst case for the key."""
+NAME = "N" * 32  # Discord display names are at most 32 characters
+MENTION = "<@123456789012345678>"
+CARD = "10♠"
+# The longest value each placeholder can take (a server name is at most 100 characters, a hand
+# at most 8 cards, an embed field value at most 1024, a jump URL about 90).
+LONGEST: dict[str, Any] = {
+    "player": NAME,
+    "partner": NAME,
+    "maker": NAME,
+    "dealer": NAME,
+    "leader": NAME,
+    "name": NAME,
+    "host": MENTION,
+    "who": f"{MENTION} / {MENTION}",
+    "players": f"{NAME} & {NAME}",
+    "team": f"Team 2 ({NAME} & {NAME})",
+    "team0": f"Team 1 ({NAME} & {NAME})",
+    "team1": f"Team 2 ({NAME} & {NAME})",
+    "server": "S" * 100,
+    "url": "https://discord.com/channels/123456789012345678/123456789012345678/123456789012345678",
+    "card": CARD,
+    "cards": " ".join([CARD] * 8),
+    "suit": "♠",
+    "manilha": "the espadilha",
+    "draws": ", ".join([f"{NAME} {CARD}"] * 4),
+    "permissions": "View Channel, Send Messages, Embed Links",
+    "game": "Truco Mineiro",
+    "period": "this month",
+    "ask": "doze",
+    "style": "crossing",
+    "label": "Marches (all five tricks)",
+    "sentence": "S" * 300,
+    "date": "<t:1795570266:f>",
+    "scope": "server",
+    "games": "**99999** games",
+    "wins": "**99999** wins",
+    "hands": "999 hands",
+    "points": "99 points",
+}
 
-    def __init__(self, size: int) -> None:
-        self.size = size
 
-    def __format__(self, spec: str) -> str:
-        return "W" * self.size
+def longest(name: str) -> Any:
+    return LONGEST.get(name, 99999)  # numbers: scores, ranks, counts, versions, ids
 
 
-class LongValues(dict[str, Any]):
-    def __missing__(self, name: str) -> Long:
-        if name in ("cards", "draws", "players", "who", "permissions", "team0", "team1"):
-            return Long(200)  # lists of several names or cards
-        if name in ("sentence",):
-            return Long(300)
-        return Long(100)
-
-
-# Discord's limits, by what the key becomes.
+# Discord's limits, by where the key is shown.
 def limit_of(key: str) -> int:
-    if ".button." in key or key.startswith("action.") or key.endswith(".alone"):
+    if ".button." in key or key.startswith(("action.", "lobby.button")):
         return 80  # a button label
-    if key.startswith(("cmd.", "board.cmd", "stats.cmd", "history.cmd")):
+    if key.startswith(("cmd.", "board.cmd", "stats.cmd", "history.cmd", "rules.choice")):
         return 100  # a command or option description, or a choice name
-    if key.startswith(("table.field.", "lobby.options")) or key.endswith(".title"):
+    if key.startswith(("table.field.", "lobby.options")) or key.endswith((".title", ".game")):
         return 256  # an embed title or field name
     if key.startswith("rules."):
-        return 2000  # sent as message content
+        return 4096  # an embed description
     return 1024  # an embed field value: the smallest of the places a sentence goes
 
 
 @pytest.mark.parametrize("locale", ["en", *LANGUAGES])
 def test_no_message_over_discords_limits(locale: str) -> None:
     too_long = {}
-    for key in STRINGS:
-        values = LongValues()
-        if key.startswith("cmd.") or key.startswith("action.euchre.call"):
-            values = LongValues(suit="♠", ask="doze", value=12, card="10♠")
-        shown = t(key, locale, **values) if "{" in STRINGS[key] else t(key, locale)
+    for key, english in STRINGS.items():
+        values = {name: longest(name) for name in catalogs.fields(english)}
+        shown = t(key, locale, **values) if values else t(key, locale)
+        assert "{" not in shown or key.startswith("rules."), (key, shown)
         if len(shown) > limit_of(key):
             too_long[key] = len(shown)
     assert not too_long
