@@ -5,6 +5,7 @@ players saw (issue 11)."""
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -256,8 +257,22 @@ async def test_slash_commands_are_synced_with_every_language(
     assert rules["description_localizations"]["pt-BR"] == t("cmd.rules", "pt-BR")
     choices = {c["value"]: c for c in rules["options"][0]["choices"]}
     assert choices["truco"]["name_localizations"]["hi"] == t("rules.choice.truco", "hi")
-    # Command names stay the same everywhere: /truco new is typed the same in every language.
-    assert "name_localizations" not in truco or not truco["name_localizations"]
+    table = emulator.commands.find(world.guild.id, "table")
+    assert table["name_localizations"]["pt-BR"] == "mesa"
+    assert table["name_localizations"]["hi"] == "मेज़"
+    assert target["name_localizations"]["fr"] == "points"
+    assert "en-GB" not in table["name_localizations"]
+
+
+# Discord's rule for slash command and option names (letters of any case-less script allowed).
+COMMAND_NAME = re.compile(r"^[-_'\w\u0900-\u097F]{1,32}$")
+
+
+@pytest.mark.parametrize("locale", ["en", *LANGUAGES])
+def test_command_names_are_valid_discord_names(locale: str) -> None:
+    names = {key: t(key, locale) for key in STRINGS if key.startswith("cmd.name.")}
+    bad = {k: v for k, v in names.items() if not COMMAND_NAME.match(v) or v != v.lower()}
+    assert not bad
 
 
 async def test_private_answers_follow_the_user_and_the_table_follows_the_server(

@@ -1,11 +1,16 @@
 """Slash commands in the user's language: descriptions, option descriptions and choice names
-carry their catalog key, and discord.py asks this translator for each Discord locale at sync."""
+carry their catalog key; command, group and option names are found as `cmd.name.<name>`.
+discord.py asks this translator for each Discord locale at sync."""
 
 from __future__ import annotations
 
 from discord import Locale, app_commands
 
 from bot.texts import catalog_for, t
+from bot.texts.en import STRINGS
+
+Location = app_commands.TranslationContextLocation
+NAMES = (Location.command_name, Location.group_name, Location.parameter_name)
 
 
 def command_text(key: str, *, capitalize: bool = False) -> app_commands.locale_str:
@@ -24,7 +29,9 @@ class CatalogTranslator(app_commands.Translator):
         context: app_commands.TranslationContextTypes,
     ) -> str | None:
         key = string.extras.get("key")
-        if key is None or catalog_for(locale.value) is None:
-            return None  # command names stay English; English locales use the default
+        if key is None and context.location in NAMES:
+            key = f"cmd.name.{string.message}"  # names are plain strings: found by themselves
+        if key not in STRINGS or catalog_for(locale.value) is None:
+            return None  # English locales use the default
         text = t(key, locale.value)
         return text.capitalize() if string.extras.get("capitalize") else text
