@@ -2,6 +2,8 @@
 
     python3 dev.py run     set up (first use) and start the bot   (extra arguments go to the bot)
     python3 dev.py test    set up (first use) and run every check (extra arguments go to pytest)
+    python3 dev.py translations [LANG]   bring bot/texts/locales/*.po (or a new LANG.po) up to
+                                         date with the English of bot/texts/en.py
 
 Set-up is a virtual environment in .venv with the pinned dependencies of requirements.lock
 (run) or requirements-dev.lock (test). It is redone only when a lock file changes.
@@ -97,12 +99,19 @@ def command_test(extra: list[str]) -> int:
     return code
 
 
+def command_translations(extra: list[str]) -> int:
+    python = ensure_env("requirements.lock")
+    return run(python, "-m", "bot.texts.catalogs", *extra)
+
+
+COMMANDS = {"run": command_run, "test": command_test, "translations": command_translations}
+
+
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in {"run", "test"}:
+    if not argv or argv[0] not in COMMANDS:
         print(__doc__)
         return 2
-    command, extra = argv[0], argv[1:]
-    return command_run(extra) if command == "run" else command_test(extra)
+    return COMMANDS[argv[0]](argv[1:])
 
 
 if __name__ == "__main__":

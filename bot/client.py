@@ -18,6 +18,7 @@ from bot.texts import t
 from bot.ui.answer import say
 from bot.ui.buttons import DYNAMIC_ITEMS
 from bot.ui.table_ui import TableUI
+from bot.ui.translator import CatalogTranslator
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +71,7 @@ class CardTableBot(commands.Bot):
         self.table_ui.card_emojis.start(self)
         # Templates, not per-message views: buttons of every table (old ones too) keep working.
         self.add_dynamic_items(*DYNAMIC_ITEMS)
+        await self.tree.set_translator(CatalogTranslator())
         for name in self.extension_names:
             await self.load_extension(name)
         if self.settings.dev_guild_id:

@@ -10,14 +10,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.texts import t
+from bot.ui.translator import command_text
 
 
 class Admin(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="sync", description="Owner only: publish the slash commands.")
-    @app_commands.describe(scope="Everywhere (global) or only this server")
+    @app_commands.command(name="sync", description=command_text("cmd.sync"))
+    @app_commands.describe(scope=command_text("cmd.sync.scope"))
     async def sync(
         self, interaction: discord.Interaction, scope: Literal["global", "server"] = "server"
     ) -> None:

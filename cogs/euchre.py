@@ -9,31 +9,34 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
-from bot.texts import t
 from bot.ui.table_ui import chosen_settings, setting_choices
+from bot.ui.translator import command_text
 
 
 def _choices(option: str, values: tuple[Any, ...]) -> list[Choice[Any]]:
-    return [Choice(name=t(f"cmd.euchre.{option}.{value}"), value=value) for value in values]
+    return [
+        Choice(name=command_text(f"cmd.euchre.{option}.{value}"), value=value) for value in values
+    ]
 
 
-class Euchre(commands.GroupCog, group_name="euchre", group_description=t("cmd.euchre")):
+class Euchre(commands.GroupCog, group_name="euchre", group_description=command_text("cmd.euchre")):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         super().__init__()
 
-    @app_commands.command(name="new", description=t("cmd.euchre.new"))
+    @app_commands.command(name="new", description=command_text("cmd.euchre.new"))
     @app_commands.describe(
-        target=t("cmd.euchre.target"),
-        alone=t("cmd.euchre.alone"),
-        lead=t("cmd.euchre.lead"),
-        stick_the_dealer=t("cmd.euchre.stick_the_dealer"),
-        deck=t("cmd.euchre.deck"),
-        joker=t("cmd.euchre.joker"),
-        seating=t("cmd.euchre.seating"),
-        match=t("cmd.euchre.match"),
-        turn_timer=t("cmd.new.turn_timer"),
-        pings=t("cmd.new.pings"),
+        target=command_text("cmd.euchre.target"),
+        alone=command_text("cmd.euchre.alone"),
+        lead=command_text("cmd.euchre.lead"),
+        stick_the_dealer=command_text("cmd.euchre.stick_the_dealer"),
+        deck=command_text("cmd.euchre.deck"),
+        joker=command_text("cmd.euchre.joker"),
+        seating=command_text("cmd.euchre.seating"),
+        match=command_text("cmd.euchre.match"),
+        turn_timer=command_text("cmd.new.turn_timer"),
+        pings=command_text("cmd.new.pings"),
+        pictures=command_text("cmd.option.pictures"),
     )
     @app_commands.choices(
         target=_choices("target", (10, 7, 5)),

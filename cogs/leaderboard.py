@@ -13,11 +13,13 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from bot.tables.games import GAME_NAMES
-from bot.texts import t
 from bot.ui import leaderboard as ui
+from bot.ui.translator import command_text
 
-GAMES = [Choice(name=t(f"game.{game}"), value=game) for game in GAME_NAMES]
-PERIODS = [Choice(name=t(f"board.period.{p}").capitalize(), value=p) for p in ui.PERIODS]
+GAMES = [Choice(name=command_text(f"game.{game}"), value=game) for game in GAME_NAMES]
+PERIODS = [
+    Choice(name=command_text(f"board.period.{p}", capitalize=True), value=p) for p in ui.PERIODS
+]
 
 
 class Leaderboard(commands.Cog):
@@ -30,8 +32,10 @@ class Leaderboard(commands.Cog):
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(*ui.DYNAMIC_ITEMS)
 
-    @app_commands.command(name="leaderboard", description=t("board.cmd"))
-    @app_commands.describe(game=t("board.cmd.game"), period=t("board.cmd.period"))
+    @app_commands.command(name="leaderboard", description=command_text("board.cmd"))
+    @app_commands.describe(
+        game=command_text("board.cmd.game"), period=command_text("board.cmd.period")
+    )
     @app_commands.choices(game=GAMES, period=PERIODS)
     async def leaderboard(
         self,
@@ -41,8 +45,8 @@ class Leaderboard(commands.Cog):
     ) -> None:
         await ui.show_leaderboard(interaction, game.value, period.value if period else "all")
 
-    @app_commands.command(name="stats", description=t("stats.cmd"))
-    @app_commands.describe(user=t("stats.cmd.user"), game=t("stats.cmd.game"))
+    @app_commands.command(name="stats", description=command_text("stats.cmd"))
+    @app_commands.describe(user=command_text("stats.cmd.user"), game=command_text("stats.cmd.game"))
     @app_commands.choices(game=GAMES)
     async def stats(
         self,
@@ -52,8 +56,8 @@ class Leaderboard(commands.Cog):
     ) -> None:
         await ui.show_stats(interaction, user, game.value if game else None)
 
-    @app_commands.command(name="history", description=t("history.cmd"))
-    @app_commands.describe(game=t("history.cmd.game"))
+    @app_commands.command(name="history", description=command_text("history.cmd"))
+    @app_commands.describe(game=command_text("history.cmd.game"))
     @app_commands.choices(game=GAMES)
     async def history(
         self, interaction: discord.Interaction, game: Choice[str] | None = None

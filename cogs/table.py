@@ -7,10 +7,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.texts import t
+from bot.ui.translator import command_text
 
 
-class TableCommands(commands.GroupCog, group_name="table", group_description=t("cmd.table")):
+class TableCommands(
+    commands.GroupCog, group_name="table", group_description=command_text("cmd.table")
+):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         super().__init__()
@@ -19,16 +21,16 @@ class TableCommands(commands.GroupCog, group_name="table", group_description=t("
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         await self.bot.table_ui.on_interaction(interaction)  # type: ignore[attr-defined]
 
-    @app_commands.command(name="end", description=t("cmd.table.end"))
+    @app_commands.command(name="end", description=command_text("cmd.table.end"))
     async def end(self, interaction: discord.Interaction) -> None:
         await self.bot.table_ui.end_table(interaction)  # type: ignore[attr-defined]
 
-    @app_commands.command(name="show", description=t("cmd.table.show"))
+    @app_commands.command(name="show", description=command_text("cmd.table.show"))
     async def show(self, interaction: discord.Interaction) -> None:
         await self.bot.table_ui.show_table(interaction)  # type: ignore[attr-defined]
 
-    @app_commands.command(name="seat", description=t("cmd.table.seat"))
-    @app_commands.describe(player=t("cmd.table.seat.player"))
+    @app_commands.command(name="seat", description=command_text("cmd.table.seat"))
+    @app_commands.describe(player=command_text("cmd.table.seat.player"))
     async def seat(self, interaction: discord.Interaction, player: discord.User) -> None:
         await self.bot.table_ui.seat_player(interaction, player)  # type: ignore[attr-defined]
 

@@ -9,24 +9,24 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
-from bot.texts import t
 from bot.ui.table_ui import chosen_settings, setting_choices
+from bot.ui.translator import command_text
 
 
-class Truco(commands.GroupCog, group_name="truco", group_description=t("cmd.truco")):
+class Truco(commands.GroupCog, group_name="truco", group_description=command_text("cmd.truco")):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         super().__init__()
 
-    @app_commands.command(name="new", description=t("cmd.truco.new"))
+    @app_commands.command(name="new", description=command_text("cmd.truco.new"))
     @app_commands.describe(
-        target=t("cmd.truco.target"),
-        turn_timer=t("cmd.new.turn_timer"),
-        pings=t("cmd.new.pings"),
-        pictures=t("cmd.option.pictures"),
+        target=command_text("cmd.truco.target"),
+        turn_timer=command_text("cmd.new.turn_timer"),
+        pings=command_text("cmd.new.pings"),
+        pictures=command_text("cmd.option.pictures"),
     )
     @app_commands.choices(
-        target=[Choice(name=t(f"cmd.truco.target.{v}"), value=v) for v in (12, 24, 6)],
+        target=[Choice(name=command_text(f"cmd.truco.target.{v}"), value=v) for v in (12, 24, 6)],
         turn_timer=setting_choices("turn_timer"),
     )
     async def new(

@@ -134,7 +134,8 @@ def test_demo_plays_a_whole_game_of_each_to_a_result(report: DemoReport) -> None
         assert final.content.startswith("Game over")
         winners = f"Team {game.winner + 1} ("
         assert f"Result of {demo.title}: {winners}" in report.transcript
-        assert f"wins {game.scores[0]}–{game.scores[1]}" in report.transcript
+        won, lost = game.scores[game.winner], game.scores[1 - game.winner]
+        assert f"wins {won}–{lost}" in report.transcript
         # Sam played through the buttons: some of the game's actions are Sam's seat's.
         sam = table.seat_of(report.emulator.user(PLAYER_NAME).id)
         assert sam is not None and any(s == sam for s, _ in table.record.actions)

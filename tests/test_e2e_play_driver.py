@@ -25,7 +25,7 @@ from bot.pictures.table import table_png
 from bot.storage import ResultsRepository
 from bot.tables.records import TableRecord
 from bot.tables.service import Table, TableService
-from bot.texts import t
+from bot.texts import n, t
 from bot.ui import render, table_picture
 from bot.ui.cards import card_text, cards_in_text
 from bot.ui.custom_ids import parse_game_action
@@ -155,6 +155,8 @@ class TableDriver:
         self.bot = bot
         self.channel = channel
         self.people = {p.id: p for p in people}
+        # the table message speaks the server's language
+        self.locale = channel.guild.locale if channel.guild is not None else None
         self.hands: dict[int, Message] = {}  # user id -> their latest hand message
         self.clicks = 0
 
@@ -184,8 +186,11 @@ class TableDriver:
 
     async def open(self, host: SimulatedUser, command: str, **options: Any) -> Message:
         lobby = await host.slash(self.channel, command, **options)
-        assert not lobby.ephemeral and lobby.button("Join")
+        assert not lobby.ephemeral and lobby.button(self.label("lobby.button.join"))
         return lobby
+
+    def label(self, key: str) -> str:
+        return t(key, self.locale)
 
     async def sit(
         self,
@@ -196,13 +201,14 @@ class TableDriver:
         level: str = "easy",
     ) -> None:
         for person in joiners:
-            await person.click(lobby, "Join")
+            await person.click(lobby, self.label("lobby.button.join"))
         for _ in range(bots):
-            await host.click(lobby, f"Add bot: {level}")
-        await lobby.wait_until(lambda m: not m.button("Start").disabled, timeout=15)
+            await host.click(lobby, self.label(f"lobby.button.bot.{level}"))
+        start = self.label("lobby.button.start")
+        await lobby.wait_until(lambda m: not m.button(start).disabled, timeout=15)
 
     async def start(self, lobby: Message, host: SimulatedUser) -> Message:
-        await host.click(lobby, "Start")
+        await host.click(lobby, self.label("lobby.button.start"))
         table_id = self.table.id
         return await lobby.wait_until(
             lambda m: any(b.custom_id == f"tb:{table_id}:hand" for b in m.buttons), timeout=15
@@ -218,7 +224,7 @@ class TableDriver:
         if old is not None and rng.random() < 0.5:
             hand = await self.click_and_see_update(person, old, f"tb:{self.table.id}:refresh")
         else:
-            hand = await person.click(self.message, HAND_BUTTON)
+            hand = await person.click(self.message, f"tb:{self.table.id}:hand")
             assert hand.ephemeral and hand.ephemeral_for is person
         self.hands[person.id] = hand
         return hand
@@ -282,7 +288,8 @@ class TableDriver:
         await self.service.wait_for_bots(self.table.id)
         await self.bot.table_ui.public.idle()
         table = self.table
-        await self.message.wait_until(lambda m: f"move {table.version}" in m.text, timeout=15)
+        footer = t("table.footer", self.locale, table=table.id, version=table.version)
+        await self.message.wait_until(lambda m: footer in m.text, timeout=15)
 
     # --- checks ---------------------------------------------------------------------------------
 
@@ -290,16 +297,18 @@ class TableDriver:
         """Every version of the table message during this game shows exactly the engine's state
         at the version in its footer, and no hidden card. Returns how many were checked."""
         checked = 0
+        footer_text = t("table.footer", self.locale, table=self.table.id, version="VERSION")
+        footer = re.compile(re.escape(footer_text).replace("VERSION", r"(\d+)"))
         for shown in message.versions:
             text = "\n".join(message_texts(shown))
-            match = FOOTER_VERSION.search(text)
+            match = footer.search(text)
             if match is None or int(match.group(1)) not in states.games:
                 continue
             version = int(match.group(1))
-            expected = render.table_message(states.snapshot_table(version))
+            expected = render.table_message(states.snapshot_table(version), self.locale)
             assert expected.embed is not None and shown.embeds
             # After a restart the message also says so, until the next move.
-            content = shown.content.removeprefix(t("table.notice.restored") + "\n")
+            content = shown.content.removeprefix(t("table.notice.restored", self.locale) + "\n")
             content = DEADLINE_LINE.sub("", content)
             assert content == expected.content
             want = expected.embed.to_dict()
@@ -316,7 +325,9 @@ class TableDriver:
             for entry in [] if view["is_over"] else view["trick"]:
                 assert card_text(entry["card"]) in text
             for team, field_ in enumerate(got["fields"][:2]):
-                assert f"— {view['scores'][team]} pts" in field_["name"]
+                assert field_["name"].endswith(
+                    "— " + n("plural.points", self.locale, view["scores"][team])
+                )
             leaked = cards_in_text(text) & states.hidden(version, None)
             assert not leaked, f"the table message showed hidden cards {leaked} at move {version}"
             self.check_picture(shown, states.snapshot_table(version))

@@ -9,6 +9,7 @@ import random
 from bot.client import CardTableBot
 from bot.emulator import Emulator, Message, SimulatedUser
 from bot.engine.common import team_of
+from bot.texts import t
 from tests.conftest import World
 from tests.test_e2e_play_driver import HAND_BUTTON, TableDriver, scale_rate_limits
 
@@ -65,7 +66,7 @@ async def test_T9_two_opponents_answering_a_truco_at_once_one_answer_counts(
     winner = 0 if action == "accept" else 1
     assert driver.person_at(seat) is answerers[winner]
     loser_text = shown[1 - winner].content
-    assert "Your partner already answered" in loser_text
+    assert t("hand.note.answered", answerers[1 - winner].locale) in loser_text
     driver.assert_no_failures()
 
 
@@ -105,7 +106,7 @@ async def test_a_click_on_a_stale_hand_changes_nothing_and_shows_the_current_han
     stale = [c for c in action_buttons(old_hand) if ":play:" in c and c != play[0]]
     shown = await player.click(old_hand, stale[0])
     assert shown is old_hand  # updated in place
-    assert "The table moved on" in shown.content
+    assert t("hand.note.stale", player.locale) in shown.content
     assert table.version == version and table.record.actions == actions
     assert all(f":{version}:" in c for c in action_buttons(shown)) or not action_buttons(shown)
     driver.assert_no_failures()

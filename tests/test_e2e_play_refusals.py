@@ -5,6 +5,7 @@ from __future__ import annotations
 from bot.client import CardTableBot
 from bot.emulator import Emulator, Message, SimulatedUser
 from bot.emulator.state import MESSAGE_COMPONENT
+from bot.texts import t
 from tests.conftest import World
 from tests.test_e2e_play_driver import HAND_BUTTON, TableDriver, scale_rate_limits
 
@@ -33,14 +34,26 @@ async def test_lobby_refusals(emulator: Emulator, world: World, running_bot: Car
     lobby = await driver.open(world.alice, "truco new")
     await world.bob.click(lobby, "Join")
     version = driver.table.version
-    assert_refusal(await world.bob.click(lobby, "Join"), world.bob, "already seated")
+    assert_refusal(
+        await world.bob.click(lobby, "Join"),
+        world.bob,
+        t("table.error.already_seated", world.bob.locale),
+    )
     assert_refusal(await world.dave.click(lobby, "Leave"), world.dave, "not seated")
     assert_refusal(await world.dave.click(lobby, "Add bot: easy"), world.dave, "not seated")
-    assert_refusal(await world.carol.click(lobby, "Cancel"), world.carol, "Only the host")
+    assert_refusal(
+        await world.carol.click(lobby, "Cancel"),
+        world.carol,
+        t("table.error.not_host", world.carol.locale),
+    )
     assert driver.table.version == version
     await driver.sit(lobby, [world.carol], 1, world.alice)
     version = driver.table.version
-    assert_refusal(await world.bob.click(lobby, "Start"), world.bob, "Only the host")
+    assert_refusal(
+        await world.bob.click(lobby, "Start"),
+        world.bob,
+        t("table.error.not_host", world.bob.locale),
+    )
     assert driver.table.version == version
     # A second table in the same channel: where the current one is.
     busy = await world.dave.slash(world.table, "euchre new")
@@ -77,13 +90,15 @@ async def test_a_closed_table_and_its_old_buttons(
     message = driver.message
     hand = await world.bob.click(message, HAND_BUTTON)
     refused = await world.bob.slash(world.table, "table end")  # not the host, no Manage Server
-    assert_refusal(refused, world.bob, "host")
+    assert_refusal(refused, world.bob, t("table.error.not_allowed_to_end", world.bob.locale))
     ended = await world.alice.slash(world.table, "table end")
     assert ended.ephemeral and "closed" in ended.content
     await message.wait_until(lambda m: "closed" in m.text and not m.buttons)
     assert driver.service.in_channel(world.table.id) is None
     assert_refusal(
-        await world.bob.click(hand, f"tb:{table.id}:refresh"), world.bob, "no longer exists"
+        await world.bob.click(hand, f"tb:{table.id}:refresh"),
+        world.bob,
+        t("table.error.no_table", world.bob.locale),
     )
     # The channel is free again.
     again = await world.carol.slash(world.table, "truco new")

@@ -52,6 +52,38 @@ BAD_SYNCS = {
         [command("rules", name_localizations={"pt-PT": "regras"})],
         "not a valid locale",
     ),
+    "upper-case localized name": (
+        [command("rules", name_localizations={"pt-BR": "Regras"})],
+        "lower case letters",
+    ),
+    "localized name too long": (
+        [command("rules", name_localizations={"fr": "r" * 33})],
+        "between 1 and 32",
+    ),
+    "localized description too long": (
+        [command("rules", description_localizations={"hi": "x" * 101})],
+        "between 1 and 100",
+    ),
+    "empty localized option description": (
+        [command("rules", options=[option("game", description_localizations={"tr": ""})])],
+        "between 1 and 100",
+    ),
+    "localized choice too long": (
+        [
+            command(
+                "rules",
+                options=[
+                    option(
+                        "game",
+                        choices=[
+                            {"name": "a", "value": "a", "name_localizations": {"es-ES": "y" * 101}}
+                        ],
+                    )
+                ],
+            )
+        ],
+        "between 1 and 100",
+    ),
 }
 
 

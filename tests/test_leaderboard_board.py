@@ -28,8 +28,8 @@ from tests.test_leaderboard_support import (
 
 DAY = 86400.0
 ROW = re.compile(
-    r"`#(?P<rank>\d+)` \*\*(?P<name>.+?)\*\* — \*\*(?P<rating>-?\d+)\*\* · (?P<games>\d+) games"
-    r" · (?P<wins>\d+) wins \((?P<pct>\d+)%\)"
+    r"`#(?P<rank>\d+)` \*\*(?P<name>.+?)\*\* — \*\*(?P<rating>-?\d+)\*\* · (?P<games>\d+) games?"
+    r" · (?P<wins>\d+) wins? \((?P<pct>\d+)%\)"
 )
 
 

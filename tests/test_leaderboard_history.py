@@ -15,6 +15,7 @@ from bot.emulator import Emulator, Message, SimulatedUser, run_bot
 from bot.engine.common import team_of
 from bot.settings import Settings
 from bot.storage import ResultsRepository
+from bot.texts import n
 from bot.ui.leaderboard import HISTORY_PAGE_SIZE
 from tests.conftest import World
 from tests.test_e2e_play_driver import TableDriver, scale_rate_limits
@@ -23,7 +24,7 @@ from tests.test_leaderboard_support import Recorded, Recorder, display_name, peo
 DAY = 86400.0
 ENTRY = re.compile(
     r"\*\*(?P<number>\d+)\.\*\* (?P<game>Euchre|Truco Mineiro) · <t:(?P<ended>\d+):d> · "
-    r"(?P<team0>.+) \*\*(?P<score0>\d+)–(?P<score1>\d+)\*\* (?P<team1>.+) · (?P<hands>\d+) hands"
+    r"(?P<team0>.+) \*\*(?P<score0>\d+)–(?P<score1>\d+)\*\* (?P<team1>.+) · (?P<hands>\d+) hands?"
 )
 HAND = re.compile(r"^\*\*Hand (\d+): ", re.MULTILINE)
 SCORE = re.compile(r"^\*Score — Team 1: (\d+) · Team 2: (\d+)\*$", re.MULTILINE)
@@ -92,10 +93,9 @@ def check_log(pages: list[dict[str, Any]], recorded: Recorded) -> None:
     result, played = recorded.result, recorded.played
     events = played.events
     winner = result.winner_team
+    won, lost = result.scores[winner], result.scores[1 - winner]
     for number, page in enumerate(pages, start=1):
-        assert page["title"] == (
-            f"{TITLES[result.game]} — Team {winner + 1} wins {result.scores[0]}–{result.scores[1]}"
-        )
+        assert page["title"] == (f"{TITLES[result.game]} — Team {winner + 1} wins {won}–{lost}")
         assert page["footer"]["text"] == f"Game {recorded.game_id} · page {number} of {len(pages)}"
         size = len(page["title"]) + len(page["description"]) + len(page["footer"]["text"])
         assert len(page["description"]) <= 4096 and size <= 6000
@@ -103,7 +103,7 @@ def check_log(pages: list[dict[str, Any]], recorded: Recorded) -> None:
         for team in (0, 1):
             names = [p.name if not p.is_bot else "🤖 " for p in result.players if p.team == team]
             assert all(name in header for name in names), (names, header)
-        assert f"{result.hands_played} hands" in header
+        assert n("plural.hands", None, result.hands_played) in header
         if number > 1:
             assert body.startswith(("**Hand", "Game")), "a page begins with a whole hand"
     text = "\n\n".join(page["description"] for page in pages)
@@ -118,8 +118,10 @@ def check_log(pages: list[dict[str, Any]], recorded: Recorded) -> None:
         assert text.count(" takes trick ") == len(tricks)
     else:
         rounds = [e for e in events if e.kind in ("round_won", "round_tied")]
-        assert text.count(" wins round ") + text.count(" is tied (empate)") == len(rounds)
-    assert f"wins the game {result.scores[0]}–{result.scores[1]}!" in text
+        taken = text.count(" wins round ") + text.count(" takes round ")
+        assert taken + text.count(" is tied (empate)") == len(rounds)
+    won, lost = result.scores[result.winner_team], result.scores[1 - result.winner_team]
+    assert f"wins the game {won}–{lost}!" in text
     people = {p.name for p in result.players if not p.is_bot}
     assert all(name in text for name in people)
 
@@ -192,12 +194,12 @@ async def test_history_lists_the_latest_games_with_a_readable_log_each(
         assert log.embed == pages[-2]
 
         # Only truco: its four games, one page, and a truco log.
-        truco = await world.bob.slash(world.table, "history", game="truco")
+        truco = await world.dave.slash(world.table, "history", game="truco")
         assert "Latest Truco Mineiro games in" in truco.text
         in_a_truco = [r for r in in_a if r.result.game == "truco"]
         check_entries(entries_of(truco), in_a_truco, 1)
         assert [b.label for b in truco.buttons] == ["Log 1", "Log 2", "Log 3", "Log 4"]
-        _, truco_pages = await read_log(world.bob, truco, "Log 2")
+        _, truco_pages = await read_log(world.dave, truco, "Log 2")
         check_log(truco_pages, in_a_truco[1])
 
         # Server B: its three games, none of A's, and their logs.
@@ -241,5 +243,6 @@ async def test_a_game_played_at_a_table_shows_in_history_and_stats(
     stats = await world.alice.slash(world.table, "stats")
     alice_team = team_of(table.seat_of(world.alice.id) or 0)
     won = int(alice_team == game.winner)
-    assert f"**1** games · **{won}** wins ({100 * won}%)" in stats.text
+    record = n("plural.games_bold", None, 1) + " · " + n("plural.wins_bold", None, won)
+    assert f"{record} ({100 * won}%)" in stats.text
     assert "ranked after 3 games (1 so far)" in stats.text

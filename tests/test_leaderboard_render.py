@@ -12,6 +12,7 @@ import pytest
 
 from bot.client import CardTableBot
 from bot.storage import FinishedGame, FinishedPlayer, GameKindRecord, PlayerStats
+from bot.texts import t
 from bot.ui.game_log import LOG_PAGE_CHARS, log_pages, paginate
 from bot.ui.leaderboard import (
     BoardId,
@@ -183,7 +184,7 @@ async def test_a_garbled_button_is_answered_not_ignored(
     message = await world.table.wait_for_message(lambda m: m.content == "old buttons")
     for label in ("a", "b", "c"):
         reply = await world.bob.click(message, label)
-        assert reply.ephemeral and reply.text == "That button is not valid."
+        assert reply.ephemeral and reply.text == t("button.invalid", world.bob.locale)
 
 
 def test_long_names_keep_titles_within_discord_limits() -> None:

@@ -24,7 +24,9 @@ STANDING = re.compile(
     r"Rating \*\*(?P<rating>-?\d+)\*\* · (?:rank \*\*(?P<rank>\d+)\*\* of (?P<ranked>\d+)"
     r"|ranked after (?P<min>\d+) games \((?P<so_far>\d+) so far\))"
 )
-RECORD = re.compile(r"\*\*(?P<games>\d+)\*\* games · \*\*(?P<wins>\d+)\*\* wins \((?P<pct>\d+)%\)")
+RECORD = re.compile(
+    r"\*\*(?P<games>\d+)\*\* games? · \*\*(?P<wins>\d+)\*\* wins? \((?P<pct>\d+)%\)"
+)
 LINE = re.compile(r"(?P<label>.+): \*\*(?P<value>\d+)\*\*")
 
 

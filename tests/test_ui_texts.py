@@ -17,7 +17,7 @@ MY_CODE = [
     *sorted((ROOT / "bot" / "ui").glob("*.py")),
     *(ROOT / "cogs" / f"{name}.py" for name in ("euchre", "truco", "table")),
 ]
-LITERAL_KEY = re.compile(r"""\bt\(\s*["']([a-z0-9_.]+)["']""")
+LITERAL_KEY = re.compile(r"""\b(?:t|command_text)\(\s*["']([a-z0-9_.]+)["']""")
 
 
 @pytest.mark.parametrize("path", MY_CODE, ids=lambda p: p.name)

@@ -167,6 +167,12 @@ def _check_options(errors: FormErrors, path: Path, options: Any, depth: int) -> 
                         "BASE_TYPE_BAD_LENGTH",
                         "Must be between 1 and 100 in length.",
                     )
+                _check_localizations(
+                    errors,
+                    (*c_path, "name_localizations"),
+                    choice.get("name_localizations"),
+                    name=False,  # a choice's name is free text of 1-100 characters
+                )
                 value = choice.get("value")
                 if kind == STRING and (not isinstance(value, str) or len(value) > 100):
                     errors.add(

@@ -11,7 +11,13 @@ log = logging.getLogger(__name__)
 
 
 def locale_of(interaction: discord.Interaction[Any]) -> str:
+    """Private answers speak the clicking user's language."""
     return str(interaction.locale)
+
+
+def server_locale_of(interaction: discord.Interaction[Any]) -> str:
+    """Public messages speak the server's language (the user's outside a server)."""
+    return str(interaction.guild_locale or interaction.locale)
 
 
 async def say(interaction: discord.Interaction[Any], text: str) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from bot.engine.truco.cards import MANILHA_NAMES
 from bot.texts import t
 from bot.ui.cards import card_text, cards_text, suit_text
 
@@ -144,8 +145,8 @@ def _e_game_won(ev: Any, name_of: NameOf, loc: str | None, _: NameOf) -> str:
         "event.euchre.game_won",
         loc,
         team=team_name(int(ev.data["team"]), loc),
-        score0=scores[0],
-        score1=scores[1],
+        winner_score=scores[int(ev.data["team"])],
+        loser_score=scores[1 - int(ev.data["team"])],
     )
 
 
@@ -250,12 +251,15 @@ def _t_ten_refused(ev: Any, name_of: NameOf, loc: str | None, _: NameOf) -> str:
 
 
 def _t_round_won(ev: Any, name_of: NameOf, loc: str | None, _: NameOf) -> str:
+    card = ev.data["card"]
+    manilha = MANILHA_NAMES.get(card)
     return t(
-        "event.truco.round_won",
+        "event.truco.round_won.manilha" if manilha else "event.truco.round_won",
         loc,
         player=name_of(int(ev.data["seat"])),
         number=int(ev.data["round"]) + 1,
-        card=card_text(ev.data["card"]),
+        card=card_text(card),
+        manilha=t(f"truco.manilha.{manilha}", loc) if manilha else "",
     )
 
 
@@ -289,8 +293,8 @@ def _t_game_won(ev: Any, name_of: NameOf, loc: str | None, _: NameOf) -> str:
         "event.truco.game_won",
         loc,
         team=team_name(int(ev.data["team"]), loc),
-        score0=scores[0],
-        score1=scores[1],
+        winner_score=scores[int(ev.data["team"])],
+        loser_score=scores[1 - int(ev.data["team"])],
     )
 
 

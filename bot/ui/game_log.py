@@ -16,7 +16,7 @@ from discord.utils import escape_markdown
 from bot.engine.common import EngineError, team_of
 from bot.storage import FinishedGame
 from bot.tables.games import rules_for
-from bot.texts import t
+from bot.texts import n, t
 from bot.ui.events import cards_line, event_sentence, team_name
 
 # A page's description: under the embed's 4096, leaving room for the title and footer within
@@ -148,7 +148,7 @@ def log_header(game: FinishedGame, name_of: NameOf, locale: str | None = None) -
         team0=teams[0],
         team1=teams[1],
         date=timestamp(game.ended_at),
-        hands=game.hands_played,
+        hands=n("plural.hands", locale, game.hands_played),
     )
     if game.margin is not None:
         header += "\n" + t("result.margin", locale, margin=game.margin)

@@ -39,8 +39,8 @@ from bot.storage import (
 )
 from bot.tables.games import GAME_NAMES
 from bot.tables.results import STATS
-from bot.texts import t
-from bot.ui.answer import locale_of, say
+from bot.texts import n, t
+from bot.ui.answer import locale_of, say, server_locale_of
 from bot.ui.buttons import KeyButton, detach
 from bot.ui.events import team_name
 from bot.ui.game_log import UnreadableGame, log_pages, shown_name, timestamp
@@ -191,8 +191,8 @@ def board_message(board: LeaderboardPage, locale: str | None = None) -> MessageP
             rank=row.rank,
             name=shown_name(row.name),
             rating=row.rating,
-            games=row.games,
-            wins=row.wins,
+            games=n("plural.games", locale, row.games),
+            wins=n("plural.wins", locale, row.wins),
             win_pct=row.win_pct,
         )
         for row in board.rows
@@ -269,8 +269,8 @@ def _record_field(record: GameKindRecord, locale: str | None) -> str:
         t(
             "stats.record",
             locale,
-            games=record.games,
-            wins=record.wins,
+            games=n("plural.games_bold", locale, record.games),
+            wins=n("plural.wins_bold", locale, record.wins),
             win_pct=record.win_pct,
         ),
     ]
@@ -354,7 +354,7 @@ def history_message(
                 team1=_team_text(entry, 1, locale),
                 score0=entry.scores[0],
                 score1=entry.scores[1],
-                hands=entry.hands_played,
+                hands=n("plural.hands", locale, entry.hands_played),
             )
         )
         view.add_item(
@@ -406,8 +406,8 @@ def log_message(game: FinishedGame, page: int, locale: str | None = None) -> Mes
             locale,
             game=game_title(game.game, locale),
             team=team_name(winner, locale),
-            score0=game.scores[0],
-            score1=game.scores[1],
+            winner_score=game.scores[winner],
+            loser_score=game.scores[1 - winner],
         ),
         description=f"{header}\n\n{pages[page]}",
         colour=COLOURS.get(game.game),
@@ -511,7 +511,7 @@ async def show_leaderboard(
         return
     guild_id = interaction.guild_id
     assert guild_id is not None
-    locale = locale_of(interaction)
+    locale = server_locale_of(interaction)
 
     async def work() -> Answer:
         board = await load_board(results_of(interaction), guild_id, game, period, 0)
@@ -571,7 +571,7 @@ async def on_board_click(interaction: discord.Interaction[Any], custom_id: str) 
         return
     guild_id = interaction.guild_id
     assert guild_id is not None
-    locale = locale_of(interaction)
+    locale = server_locale_of(interaction)
 
     async def work() -> Answer:
         board = await load_board(

@@ -114,6 +114,11 @@ class PublicMessages:
         self.pictures = TablePictures()
         self._closed = False
 
+    def locale_of(self, table: Table) -> str | None:
+        """Public table messages speak the server's language (its Community locale)."""
+        guild = self._client.get_guild(table.guild_id)
+        return str(guild.preferred_locale) if guild is not None else None
+
     # --- scheduling ---------------------------------------------------------------------------
 
     def schedule(self, table: Table) -> None:
@@ -143,10 +148,11 @@ class PublicMessages:
         lock (never a state whose write is still on its way); the picture is drawn after, in a
         worker thread, from what was read."""
         picture = picture and wants_picture(table) and self.can_attach(table)
+        locale = self.locale_of(table)
         async with table.lock:
             key = shown_key(table)
-            parts = render.table_message(table, picture=picture)
-            scene = self.pictures.scene(table) if picture else None
+            parts = render.table_message(table, locale, picture=picture)
+            scene = self.pictures.scene(table, locale) if picture else None
         try:
             parts.files = await self.pictures.files(scene)
         except BaseException:
@@ -213,7 +219,7 @@ class PublicMessages:
         send the new one (so there is never more than one)."""
         async with table.lock:
             wanted = render.ping_key(table)
-            ping = render.ping_message(table) if wanted is not None else None
+            ping = render.ping_message(table, self.locale_of(table)) if wanted is not None else None
         if self._pinged.get(table.id, _UNKNOWN) == wanted:
             return
         messageable = self._client.get_partial_messageable(

@@ -18,7 +18,7 @@ from bot.engine.common import team_of
 from bot.tables.bot_moves import DEFAULT_LEVEL, LEVELS
 from bot.tables.service import Table
 from bot.tables.settings import SETTINGS, setting_of
-from bot.texts import t
+from bot.texts import n, t
 from bot.ui.buttons import GameActionButton, TableButton
 from bot.ui.cards import card_text, cards_text, suit_text
 from bot.ui.custom_ids import game_action_id, table_button_id
@@ -283,7 +283,7 @@ def _team_fields(
                 "table.field.team",
                 locale,
                 team=team_name(team, locale),
-                points=view["scores"][team],
+                points=n("plural.points", locale, view["scores"][team]),
             ),
             value="\n".join(lines),
             inline=True,
@@ -310,7 +310,10 @@ def _euchre_fields(
     if trump is not None:
         maker = view["maker"]
         value = t(
-            "table.trump_made", locale, suit=suit_text(trump), maker=seat_name(table, maker, locale)
+            "table.trump_value",
+            locale,
+            suit=suit_text(trump),
+            maker=seat_name(table, maker, locale),
         )
         value += "\n" + t("table.turned_card", locale, card=card_text(view["turned_card"]))
         embed.add_field(name=t("table.field.trump", locale), value=value, inline=True)
@@ -539,8 +542,8 @@ def result_message(table: Table, locale: str | None = None) -> MessageParts:
             locale,
             team=team_name(winner, locale),
             players=winners,
-            score0=scores[0],
-            score1=scores[1],
+            winner_score=scores[winner],
+            loser_score=scores[1 - winner],
             hands=view["hand_number"] + 1,
         ),
         colour=COLOURS.get(table.game_name),
@@ -657,7 +660,9 @@ def hand_prompt(table: Table, view: dict[str, Any], locale: str | None) -> str:
         return t("hand.over", locale)
     if view["legal_actions"]:
         phase = view["phase"]
-        return t(f"hand.prompt.{table.game_name}.{phase}", locale)
+        # the mão de dez comes at target - 2, which is 10 only in a game to 12
+        score = view["scores"][team_of(view["seat"])]
+        return t(f"hand.prompt.{table.game_name}.{phase}", locale, score=score)
     if view["seat"] in (view.get("sitting_out") or ()):
         return t("hand.sitting_out", locale)
     waiting = t("table.or", locale).join(seat_name(table, s, locale) for s in view["to_act"])

@@ -45,6 +45,7 @@ from bot.ui.card_emojis import CardEmojis
 from bot.ui.custom_ids import parse_game_action, parse_table_button
 from bot.ui.live_hands import LiveHands
 from bot.ui.public import PublicMessages, send_kwargs
+from bot.ui.translator import command_text
 
 log = logging.getLogger(__name__)
 
@@ -488,7 +489,7 @@ class TableUI:
 def setting_choices(name: str) -> list[discord.app_commands.Choice[int]]:
     """A table setting's values as slash-command choices (`/euchre new turn_timer:`)."""
     return [
-        discord.app_commands.Choice(name=t(f"settings.{name}.{value}"), value=value)
+        discord.app_commands.Choice(name=command_text(f"settings.{name}.{value}"), value=value)
         for value in BY_NAME[name].values
     ]
 
