@@ -479,6 +479,12 @@ STRINGS: dict[str, str] = {
     "picture.lobby": "Waiting for four players",
     "picture.file_description": "Picture of the table (the text above says the same)",
     "cmd.option.pictures": "Show a picture of the table (on by default)",
+    # --- names of the options and commands added by issues 10 and 12 ---
+    "cmd.name.turn_timer": "turn_timer",
+    "cmd.name.pings": "pings",
+    "cmd.name.pictures": "pictures",
+    "cmd.name.seat": "seat",
+    "cmd.name.player": "player",
 }
 
 # Counted words: (singular, plural) English forms; each catalog has its language's plural forms.
@@ -489,10 +495,4 @@ PLURALS: dict[str, tuple[str, str]] = {
     "plural.hands": ("{count} hand", "{count} hands"),
     "plural.games_bold": ("**{count}** game", "**{count}** games"),
     "plural.wins_bold": ("**{count}** win", "**{count}** wins"),
-    # --- names of the options and commands added by issues 10 and 12 ---
-    "cmd.name.turn_timer": "turn_timer",
-    "cmd.name.pings": "pings",
-    "cmd.name.pictures": "pictures",
-    "cmd.name.seat": "seat",
-    "cmd.name.player": "player",
 }
