@@ -226,7 +226,8 @@ async def test_a_hand_about_to_go_quiet_says_it_may_need_a_refresh(
 ) -> None:
     scale_rate_limits(emulator, running_bot, per=1.0)
     live = live_hands_of(running_bot, emulator)
-    driver = await seat_and_start(world, running_bot, "euchre new", 4, target=5)
+    # No turn timer: the clock jumps by minutes here, and a bot must not play for the movers.
+    driver = await seat_and_start(world, running_bot, "euchre new", 4, target=5, turn_timer=0)
     table = driver.table
     hands = await open_hands(driver)
     watcher, mover, seat = await watcher_and_mover(driver)

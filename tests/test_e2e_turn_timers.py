@@ -185,7 +185,7 @@ async def test_leaving_mid_game_then_play_again_as_a_ready_check(
     assert refused.content == t("table.error.not_host", bob.locale)
     await alice.click(lobby, "Turn timer: 2 min")
     await lobby.wait_until(lambda m: "Turn timer: **5 min**" in m.text)
-    assert driver.table.record.settings == {"turn_timer": 300, "pings": True}
+    assert driver.table.record.settings == {"turn_timer": 300, "pings": True, "pictures": True}
     await driver.sit(lobby, [bob, carol, dave], 0, alice)
     await driver.start(lobby, alice)
     rng = random.Random(5)
@@ -237,7 +237,7 @@ async def test_leaving_mid_game_then_play_again_as_a_ready_check(
     assert table.status == "finished"
     # The host starts with the ready players; bots sit where the others were.
     await alice.click(message, "Start now (host)")
-    await message.wait_until(lambda m: m.button(HAND_BUTTON) is not None, timeout=15)
+    await message.wait_until(lambda m: any(b.label == HAND_BUTTON for b in m.buttons), timeout=15)
     assert table.status == "playing" and table.record.ready == []
     assert table.humans() == [alice.id]  # Bob, Carol and Erin were not ready
     assert all(s is not None and (s.user_id == alice.id or s.is_bot) for s in table.seats)

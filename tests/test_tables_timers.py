@@ -153,7 +153,8 @@ async def test_the_timer_warns_at_half_time_then_a_bot_plays_for_the_human(db: D
         assert table.record.actions[0][0] == seat  # a bot played the human's seat
         player = table.seats[table.position_of(HOST) or 0]
         assert player is not None and player.covered and player.missed == 1 and not player.away
-        stored = await service.store.get_table(table.id)  # type: ignore[attr-defined]
+        async with table.lock:  # the move's write is done when its lock is free
+            stored = await service.store.get_table(table.id)  # type: ignore[attr-defined]
         assert stored.seats == table.seats and stored.actions == table.record.actions
     finally:
         await service.close()

@@ -247,6 +247,7 @@ async def test_lobby_message_buttons() -> None:
         "tb:7:cancel",
         "tb:7:set:turn_timer",  # one button per table setting (issue 10)
         "tb:7:set:pings",
+        "tb:7:set:pictures",
     }
     assert by_id["tb:7:set:turn_timer"].label == "Turn timer: 2 min"
     assert by_id["tb:7:set:pings"].label == "Turn pings: on"
