@@ -716,12 +716,17 @@ class TableService:
         while True:
             await asyncio.sleep(self._retry_pause(failures) if failures else self.bot_move_delay)
             try:
+                # Think outside the lock (a hard bot thinks up to ~0.3 s; clicks must not wait
+                # for it), then apply only if the table did not move meanwhile.
+                seat = self.bot_seat_to_act(table)
+                if seat is None:
+                    return
+                version = table.version
+                level = table.player_at(seat).level or bot_moves.DEFAULT_LEVEL
+                action = await self._choose_bot_action(table, seat, level)
                 async with table.lock:
-                    seat = self.bot_seat_to_act(table)
-                    if seat is None:
-                        return
-                    level = table.player_at(seat).level or bot_moves.DEFAULT_LEVEL
-                    action = await self._choose_bot_action(table, seat, level)
+                    if table.version != version or self.bot_seat_to_act(table) != seat:
+                        continue  # a seat changed hands, the table closed: look again
                     await self._apply_locked(table, seat, action)
             except Exception:
                 failures += 1
