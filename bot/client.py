@@ -49,6 +49,9 @@ class CardTableBot(commands.Bot):
             help_command=None,
             guild_ready_timeout=guild_ready_timeout,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            # No message cache: the bot reads no messages (buttons carry their keys), and the
+            # cache held every table's recent messages (~6 KB a table).
+            max_messages=None,
             **options,
         )
         self.settings = settings

@@ -391,7 +391,9 @@ class BotProcess:
             "hook": hook,
             "observe": observe,
         }
-        self.process = context.Process(target=bot_process, args=(child, config), daemon=True)
+        # Not daemonic: the bot starts its own worker processes (the bot seats' search), which a
+        # daemonic process may not; stop() ends it.
+        self.process = context.Process(target=bot_process, args=(child, config), daemon=False)
         self.pid = 0
         self.errors: list[str] = []
 

@@ -20,6 +20,7 @@ import pytest
 from bot.demo import GAMES, PLAYER_NAME, DemoReport, play_demo
 from bot.demo_transcript import LOG_FIELD, Transcript, log_overlap, plain
 from bot.emulator.state import MessageVersion
+from bot.tables.games import forget_old_events
 from bot.tables.service import Table
 from bot.ui.cards import card_text, cards_in_text
 from bot.ui.custom_ids import parse_game_action
@@ -55,6 +56,7 @@ class Replay:
                 ever.add(action.split(":")[1])
             version += 1
             replay._snapshot(version, game, ever)
+        forget_old_events(game)  # the table keeps only the last two hands' events
         assert game == table.game, "the replay is the bot's game"
         return replay
 

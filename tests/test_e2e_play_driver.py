@@ -23,6 +23,7 @@ from bot.emulator.state import MessageVersion
 from bot.pictures.scene import scene_of
 from bot.pictures.table import table_png
 from bot.storage import ResultsRepository
+from bot.tables.games import forget_old_events
 from bot.tables.records import TableRecord
 from bot.tables.service import Table, TableService
 from bot.texts import n, t
@@ -90,6 +91,7 @@ class GameStates:
             game.apply(seat, action)
             version += 1
             states._snapshot(version, game, revealed)
+        forget_old_events(game)  # the table keeps only the last two hands' events
         assert game == table.game  # the bot's game is exactly the replay of its log
         return states
 

@@ -80,3 +80,17 @@ def rules_for(game: str) -> GameRules:
         return RULES[game]
     except KeyError:
         raise InvalidOptions(f"no such game: {game!r}") from None
+
+
+HAND_DEALT = "hand_dealt"  # both engines start every hand with this event
+
+
+def forget_old_events(game: EngineGame) -> None:
+    """Drop the events of the hands before the previous one. A table in memory needs only
+    the previous hand's events and this hand's (the table message's log, the last hand's
+    picture); without this a long game grows by every event. `replay` brings all of them back
+    (the result's statistics, the game log)."""
+    events = game.events
+    starts = [index for index, event in enumerate(events) if event.kind == HAND_DEALT]
+    if len(starts) > 2:
+        del events[: starts[-2]]

@@ -34,6 +34,7 @@ import contextlib
 import dataclasses
 import logging
 import secrets
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -62,7 +63,7 @@ from bot.tables.errors import (
     TableFull,
     UnknownBotLevel,
 )
-from bot.tables.games import EngineGame, GameRules, rules_for
+from bot.tables.games import EngineGame, GameRules, forget_old_events, rules_for
 from bot.tables.records import GameResult, SeatRecord, TableRecord, TableStore
 from bot.tables.results import build_result
 from bot.tables.settings import BY_NAME, normalise_settings, setting_of
@@ -629,6 +630,7 @@ class TableService:
         write fails, all are put back as the store has them before the error goes on."""
         game = table.game
         assert game is not None
+        action = sys.intern(action)  # a game holds hundreds: one copy of each action string
         try:
             events: list[Any] = game.apply(seat, action)
         except EngineError as error:
@@ -637,9 +639,17 @@ class TableService:
         new_version = record.version + 1
         result = None
         if game.is_over:
-            result = build_result(record, table.seat_of_position, game, self._clock())
+            # The statistics count every event of the game: a replay has them all.
+            assert record.seed is not None
+            whole = table.rules.replay(
+                record.options, record.seed, record.first_dealer, game.actions
+            )
+            result = build_result(record, table.seat_of_position, whole, self._clock())
+        forget_old_events(game)
         previous = (record.status, record.seats, record.turn_deadline, record.turn_warned)
-        record.actions.append((seat, action))
+        # The engine logged the same pair: share it rather than hold two.
+        logged = game.actions[-1] if game.actions else None
+        record.actions.append(logged if logged == (seat, action) else (seat, action))
         record.version = new_version
         if seats is not None:
             record.seats = seats
@@ -897,6 +907,7 @@ class TableService:
             table.seat_of_position = rules.seat_of_position(game)
             if game.is_over:
                 table.result = build_result(record, table.seat_of_position, game, self._clock())
+            forget_old_events(game)
         return table
 
     async def close(self) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+from collections import OrderedDict
 
 import discord
 
@@ -36,8 +37,12 @@ def wants_picture(table: Table) -> bool:
 class TablePictures:
     """The latest picture of each table, by what it shows (table, version, locale)."""
 
+    # Pictures kept: a picture is reused only right after it is drawn (a repost, a retried
+    # edit), so the busiest tables suffice; keeping one per table cost ~9 KB each.
+    KEEP = 32
+
     def __init__(self) -> None:
-        self._latest: dict[int, tuple[tuple[int, int, str | None], bytes]] = {}
+        self._latest: OrderedDict[int, tuple[tuple[int, int, str | None], bytes]] = OrderedDict()
         self.drawn = 0  # pictures drawn (not served from the cache), for tests and benchmarks
 
     @staticmethod
@@ -52,6 +57,9 @@ class TablePictures:
         data = await asyncio.to_thread(table_png, scene)
         self.drawn += 1
         self._latest[scene.table_id] = (scene.key, data)
+        self._latest.move_to_end(scene.table_id)
+        while len(self._latest) > self.KEEP:
+            self._latest.popitem(last=False)
         return data
 
     async def files(self, scene: Scene | None) -> list[discord.File]:
