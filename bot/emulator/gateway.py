@@ -4,6 +4,14 @@ HELLO -> IDENTIFY -> READY -> GUILD_CREATE per guild; heartbeats are acknowledge
 always answered INVALID_SESSION(false) (sessions are not resumable here), after which discord.py
 identifies again on its default gateway URL. Dispatches go through one writer task per session
 so events keep their order and the sender never waits on the socket.
+
+Sharding as Discord does it: IDENTIFY may carry `shard: [shard_id, shard_count]` (none means
+[0, 1]); a guild belongs to shard `(guild_id >> 22) % shard_count`, and its READY entry,
+GUILD_CREATE and every event of it (INTERACTION_CREATE, MESSAGE_*, CHANNEL_*) go only to the
+session of that shard. DMs and events of no guild go to shard 0. A shard id outside
+[0, shard_count) closes with 4010 (Invalid shard); a session that would hold more guilds than
+`Emulator.max_guilds_per_shard` closes with 4011 (Sharding required). A newer session for the same
+shard takes over its events (a restarted process); the older one stays open but hears nothing.
 """
 
 from __future__ import annotations
@@ -56,6 +64,23 @@ class Session:
     seq: int = 0
     queue: asyncio.Queue[tuple[dict[str, Any], Any]] = field(default_factory=asyncio.Queue)
     writer: asyncio.Task[None] | None = None
+    shard_id: int = 0
+    shard_count: int = 1
+
+    @property
+    def live(self) -> bool:
+        return self.identified and not self.ws.closed
+
+    def owns(self, guild_id: int | None) -> bool:
+        """Does this session's shard receive the events of `guild_id` (None: DMs, shard 0)?"""
+        if guild_id is None:
+            return self.shard_id == 0
+        return shard_of(guild_id, self.shard_count) == self.shard_id
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard of a guild, as Discord computes it."""
+    return (guild_id >> 22) % shard_count
 
 
 class Gateway:
@@ -64,11 +89,40 @@ class Gateway:
         self.sessions: list[Session] = []
         self.frames: list[Frame] = []
         self.ready_count = 0  # READY events sent (a reconnect adds one)
-        self.current: Session | None = None
+        # The identified sessions in the order they identified; the newest live one that owns a
+        # guild receives its events.
+        self.identified: list[Session] = []
+
+    @property
+    def current(self) -> Session | None:
+        """The newest live session (the only one of an unsharded bot)."""
+        for session in reversed(self.identified):
+            if session.live:
+                return session
+        return None
+
+    def session_for(self, guild_id: int | None) -> Session | None:
+        """The live session that receives the events of `guild_id` (None: DMs)."""
+        for session in reversed(self.identified):
+            if session.live and session.owns(guild_id):
+                return session
+        return None
+
+    def connected_to(self, guild_id: int | None) -> bool:
+        return self.session_for(guild_id) is not None
+
+    def shard_connected(self, shard_id: int, shard_count: int) -> bool:
+        return any(
+            s.live and (s.shard_id, s.shard_count) == (shard_id, shard_count)
+            for s in self.identified
+        )
 
     @property
     def connected(self) -> bool:
-        return self.current is not None and self.current.identified and not self.current.ws.closed
+        """Online: some session is live and every guild has a live session that owns it."""
+        if self.current is None:
+            return False
+        return all(self.connected_to(guild_id) for guild_id in self._emu.guilds)
 
     def _record(self, session: Session, direction: str, frame: dict[str, Any]) -> None:
         self.frames.append(
@@ -102,8 +156,6 @@ class Gateway:
                 elif msg.type is WSMsgType.ERROR:
                     break
         finally:
-            if self.current is session:
-                self.current = None
             session.writer.cancel()
             self._emu.notifier.changed()
         return ws
@@ -126,17 +178,27 @@ class Gateway:
                 return
             self._emu.notifier.changed()  # a test may wait for a frame
 
-    def dispatch(self, event: str, data: dict[str, Any], on_written: Any = None) -> bool:
-        """Send an event to the connected bot; False if no bot is connected."""
-        session = self.current
-        if session is None or not session.identified or session.ws.closed:
+    def dispatch(
+        self,
+        event: str,
+        data: dict[str, Any],
+        on_written: Any = None,
+        *,
+        guild_id: int | None = None,
+        session: Session | None = None,
+    ) -> bool:
+        """Send an event to the session of `guild_id`'s shard (None: DMs, shard 0), or to
+        `session`; False if that shard has no live session."""
+        session = session or self.session_for(guild_id)
+        if session is None or not session.live:
             return False
         session.seq += 1
         self.send(session, {"op": DISPATCH, "t": event, "s": session.seq, "d": data}, on_written)
         return True
 
-    def wants(self, intent: int) -> bool:
-        return self.current is not None and bool(self.current.intents & intent)
+    def wants(self, intent: int, guild_id: int | None = None) -> bool:
+        session = self.session_for(guild_id)
+        return session is not None and bool(session.intents & intent)
 
     async def _receive(self, session: Session, frame: dict[str, Any]) -> None:
         self._record(session, "in", frame)
@@ -165,16 +227,32 @@ class Gateway:
         if intents & PRIVILEGED_INTENTS & ~emu.privileged_intents:
             await session.ws.close(code=4014, message=b"Disallowed intent(s)")
             return
+        shard = data.get("shard")
+        shard_id, shard_count = 0, 1
+        if shard is not None:
+            valid = (
+                isinstance(shard, list)
+                and len(shard) == 2
+                and all(isinstance(n, int) and not isinstance(n, bool) for n in shard)
+            )
+            if not valid or not 0 <= shard[0] < shard[1]:
+                await session.ws.close(code=4010, message=b"Invalid shard")
+                return
+            shard_id, shard_count = shard
+        session.shard_id, session.shard_count = shard_id, shard_count
+        guilds = [g for g in emu.guilds.values() if session.owns(g.id)]
+        if len(guilds) > emu.max_guilds_per_shard:
+            await session.ws.close(code=4011, message=b"Sharding required")
+            return
         session.intents = intents
         session.session_id = secrets.token_hex(16)
         session.identified = True
-        self.current = session
-        shard = data.get("shard")
+        self.identified.append(session)
         ready: dict[str, Any] = {
             "v": 10,
             "user": payloads.self_user(emu.bot),
             "user_settings": {},
-            "guilds": [{"id": str(g.id), "unavailable": True} for g in emu.guilds.values()],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
             "session_id": session.session_id,
             "session_type": "normal",
             "resume_gateway_url": emu.gateway_url,
@@ -189,18 +267,24 @@ class Gateway:
         }
         if shard is not None:
             ready["shard"] = shard
-        self.dispatch("READY", ready)
+        self.dispatch("READY", ready, session=session)
         self.ready_count += 1
-        for guild in emu.guilds.values():
-            self.dispatch("GUILD_CREATE", payloads.guild_create(guild))
+        for guild in guilds:
+            self.dispatch("GUILD_CREATE", payloads.guild_create(guild), session=session)
         emu.notifier.changed()
 
-    async def drop(self, code: int = 4000) -> None:
-        """Close the bot's connection as a network failure would; discord.py will try RESUME."""
-        session = self.current
+    async def drop(self, code: int = 4000, *, shard_id: int | None = None) -> None:
+        """Close the bot's connection (of `shard_id`; default the newest) as a network failure
+        would; discord.py will try RESUME."""
+        if shard_id is None:
+            session = self.current
+        else:
+            session = next(
+                (s for s in reversed(self.identified) if s.live and s.shard_id == shard_id), None
+            )
         if session is None:
             return
-        self.current = None
+        session.identified = False  # no event goes to it any more
         await session.ws.close(code=code, message=b"emulator dropped the connection")
 
     async def close(self) -> None:
@@ -209,4 +293,3 @@ class Gateway:
                 await session.ws.close(code=1001, message=b"emulator stopping")
             if session.writer is not None:
                 session.writer.cancel()
-        self.current = None

@@ -24,6 +24,19 @@ class Snowflakes:
         self._last = max(candidate, self._last + 1)
         return self._last
 
+    def next_in_shard(self, shard_id: int, shard_count: int) -> int:
+        """The next id whose guild would belong to shard `shard_id` of `shard_count`
+        ((id >> 22) % shard_count == shard_id): its millisecond is moved up to at most
+        shard_count - 1 ms ahead."""
+        if not 0 <= shard_id < shard_count:
+            raise ValueError(f"shard {shard_id} is not in 0..{shard_count - 1}")
+        ms = self.next() >> 22
+        if ms % shard_count != shard_id or self._last & ((1 << 22) - 1) != 1 << 17:
+            ms += 1  # a fresh millisecond: the id is the first of it
+            ms += (shard_id - ms) % shard_count
+        self._last = (ms << 22) | (1 << 17)
+        return self._last
+
 
 def snowflake_time(snowflake: int) -> float:
     """The Unix time in seconds at which a snowflake was made."""

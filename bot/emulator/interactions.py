@@ -83,8 +83,11 @@ class Interactions:
         source_message: Message | None = None,
     ) -> Interaction:
         emu = self._emu
-        if not emu.gateway.connected:
-            raise EmulatorUsageError("no bot is connected to the emulator's gateway")
+        guild_id = channel.guild.id if channel.guild is not None else None
+        if not emu.gateway.connected_to(guild_id):
+            raise EmulatorUsageError(
+                "no bot session of this guild's shard is connected to the emulator's gateway"
+            )
         inter = Interaction(
             id=emu.snowflakes.next(),
             token=new_token(),
@@ -103,7 +106,9 @@ class Interactions:
         self.all.append(inter)
         self.by_id[inter.id] = inter
         self.by_token[inter.token] = inter
-        emu.gateway.dispatch("INTERACTION_CREATE", inter.payload, on_written=written)
+        emu.gateway.dispatch(
+            "INTERACTION_CREATE", inter.payload, on_written=written, guild_id=guild_id
+        )
         inter.timer = asyncio.get_running_loop().call_later(
             emu.response_deadline, self._deadline_passed, inter
         )

@@ -375,7 +375,7 @@ class Messages:
             message.author is not bot
             and message.channel.guild is not None
             and not mentioned
-            and not self._emu.gateway.wants(MESSAGE_CONTENT_INTENT)
+            and not self._emu.gateway.wants(MESSAGE_CONTENT_INTENT, message.channel.guild.id)
         ):
             # Without the message-content intent Discord blanks other people's messages.
             data.update(content="", embeds=[], attachments=[], components=[])
@@ -383,5 +383,7 @@ class Messages:
 
     def _dispatch_message_event(self, event: str, message: Message, data: dict[str, Any]) -> None:
         intent = DIRECT_MESSAGES if message.channel.is_dm else GUILD_MESSAGES
-        if self._emu.gateway.wants(intent):
-            self._emu.gateway.dispatch(event, data)
+        guild = message.channel.guild
+        guild_id = guild.id if guild is not None else None
+        if self._emu.gateway.wants(intent, guild_id):
+            self._emu.gateway.dispatch(event, data, guild_id=guild_id)

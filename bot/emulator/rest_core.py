@@ -36,7 +36,7 @@ async def get_gateway_bot(request: web.Request) -> web.Response:
     return json_response(
         {
             "url": emu.gateway_url,
-            "shards": 1,
+            "shards": emu.shard_count,
             "session_start_limit": {
                 "total": 1000,
                 "remaining": 1000 - emu.gateway.ready_count,

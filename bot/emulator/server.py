@@ -49,12 +49,18 @@ class Emulator:
         owner_name: str = "owner",
         privileged_intents: int = 0,
         backlog: int = 1024,
+        shard_count: int = 1,
+        max_guilds_per_shard: int = 2500,
     ) -> None:
         self.response_deadline = response_deadline
         self.token_lifetime = token_lifetime
         self.privileged_intents = privileged_intents
         self.application_flags = 1 << 23  # APPLICATION_COMMAND_BADGE, as for any slash-command app
         self.backlog = backlog
+        # What GET /gateway/bot recommends, and the most guilds one session may hold before
+        # IDENTIFY is refused with 4011 (Sharding required), as Discord does at 2,500.
+        self.shard_count = shard_count
+        self.max_guilds_per_shard = max_guilds_per_shard
         self.clock = Clock()
         self.snowflakes = Snowflakes(self.clock)
         self.notifier = Notifier()
@@ -146,17 +152,24 @@ class Emulator:
     # -- the world -------------------------------------------------------------------------
 
     def add_guild(
-        self, name: str, *, locale: str = "en-US", owner: SimulatedUser | None = None
+        self,
+        name: str,
+        *,
+        locale: str = "en-US",
+        owner: SimulatedUser | None = None,
+        shard: tuple[int, int] | None = None,
     ) -> Guild:
-        """A server with the bot in it; its owner (default: the application's owner) joins."""
+        """A server with the bot in it; its owner (default: the application's owner) joins.
+        `shard=(shard_id, shard_count)` picks an id that shard owns."""
         if locale not in LOCALES:
             raise EmulatorUsageError(f"{locale!r} is not a Discord locale")
         owner = owner or self.owner
-        guild = Guild(self, self.snowflakes.next(), name, locale=locale, owner_id=owner.id)
+        guild_id = self.snowflakes.next() if shard is None else self.snowflakes.next_in_shard(*shard)
+        guild = Guild(self, guild_id, name, locale=locale, owner_id=owner.id)
         self.guilds[guild.id] = guild
         guild.add_member(owner)
-        if self.gateway.connected:  # the bot joins a new server
-            self.gateway.dispatch("GUILD_CREATE", guild_create(guild))
+        # The bot joins a new server: its shard's session hears of it.
+        self.gateway.dispatch("GUILD_CREATE", guild_create(guild), guild_id=guild.id)
         return guild
 
     def add_user(self, name: str, *, locale: str = "en-US") -> SimulatedUser:
@@ -176,8 +189,8 @@ class Emulator:
         self.channels[channel.id] = channel
 
     def dispatch_guild_event(self, guild: Guild, event: str, channel: Channel) -> None:
-        if self.gateway.connected and guild.id in self.guilds:
-            self.gateway.dispatch(event, channel_payload(channel))
+        if guild.id in self.guilds:
+            self.gateway.dispatch(event, channel_payload(channel), guild_id=guild.id)
 
     def delete_message(self, message: Message) -> None:
         """A moderator (or the author) deletes a public message; the bot gets MESSAGE_DELETE."""
