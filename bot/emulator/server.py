@@ -164,7 +164,8 @@ class Emulator:
         if locale not in LOCALES:
             raise EmulatorUsageError(f"{locale!r} is not a Discord locale")
         owner = owner or self.owner
-        guild_id = self.snowflakes.next() if shard is None else self.snowflakes.next_in_shard(*shard)
+        ids = self.snowflakes
+        guild_id = ids.next() if shard is None else ids.next_in_shard(*shard)
         guild = Guild(self, guild_id, name, locale=locale, owner_id=owner.id)
         self.guilds[guild.id] = guild
         guild.add_member(owner)
