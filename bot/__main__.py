@@ -40,9 +40,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 
 async def run_bot(settings: Settings, *, sync_only: bool = False) -> None:
-    from bot.client import CardTableBot  # imported late: `python -m bot` without a token stays fast
+    from bot.client import make_bot  # imported late: `python -m bot` without a token stays fast
 
-    bot = CardTableBot(settings)
+    bot = make_bot(settings)
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))

@@ -43,6 +43,16 @@ class CardTableBot(commands.Bot):
         clock: Callable[[], float] = time.time,
         **options: Any,
     ) -> None:
+        shards = settings.shards
+        if shards is not None:  # SHARD_COUNT / SHARD_IDS: connect as those shards only
+            if isinstance(self, commands.AutoShardedBot):
+                options.setdefault("shard_ids", [shard for shard, _ in shards])
+                options.setdefault("shard_count", settings.shard_count)
+            elif len(shards) == 1:
+                options.setdefault("shard_id", shards[0][0])
+                options.setdefault("shard_count", shards[0][1])
+            else:
+                raise ValueError("several shards in one process: use make_bot()")
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),  # interactions need no privileged intent
@@ -68,7 +78,10 @@ class CardTableBot(commands.Bot):
         self.db = await Database.open(self.settings.database_path)
         self.results = ResultsRepository(self.db)
         self.table_service = TableService(
-            SqliteTableStore(self.db), bot_move_delay=self.settings.bot_move_delay, clock=self.clock
+            SqliteTableStore(self.db),
+            bot_move_delay=self.settings.bot_move_delay,
+            clock=self.clock,
+            shards=self.settings.shards,  # restore and own only the tables of our guilds
         )
         self.table_ui = TableUI(self, self.table_service)
         self.table_ui.card_emojis.start(self)
@@ -97,16 +110,17 @@ class CardTableBot(commands.Bot):
             await self.db.close()
             self.db = None
 
-    async def on_message(self, message: discord.Message) -> None:
-        """The bot has slash commands only: a mention or any message is not a command."""
-
     async def on_ready(self) -> None:
         log.info(
-            "connected as %s (%s) in %d guilds",
+            "connected as %s (%s) in %d guilds%s",
             self.user,
             self.user and self.user.id,
             len(self.guilds),
+            f", shards {self.settings.shards}" if self.settings.shards else "",
         )
+
+    async def on_message(self, message: discord.Message) -> None:
+        """The bot has slash commands only: a mention or any message is not a command."""
 
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
@@ -143,3 +157,16 @@ class CardTableBot(commands.Bot):
             )
             text = t("error.unexpected", locale)
         await say(interaction, text)
+
+
+class ShardedCardTableBot(CardTableBot, commands.AutoShardedBot):
+    """The bot running several shards in one process (SHARD_IDS with more than one id, or
+    SHARD_COUNT alone: all of them)."""
+
+
+def make_bot(settings: Settings, **options: Any) -> CardTableBot:
+    """The bot the settings ask for: one connection (unsharded, or one shard), or several."""
+    shards = settings.shards
+    if shards is not None and len(shards) > 1:
+        return ShardedCardTableBot(settings, **options)
+    return CardTableBot(settings, **options)

@@ -39,13 +39,26 @@ class Settings:
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     bot_move_delay: float = 1.0  # seconds a bot seat "thinks" before it plays
+    # Sharding (issue 14): SHARD_COUNT shards in all, this process runs SHARD_IDS of them (all
+    # of them when only SHARD_COUNT is set). Unset: one process, every guild.
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
 
     def __repr__(self) -> str:  # the token is never printed, not even by accident
         return (
             f"Settings(token={'set' if self.token else 'unset'}, "
             f"database_path={str(self.database_path)!r}, dev_guild_id={self.dev_guild_id}, "
-            f"log_level={self.log_level!r}, bot_move_delay={self.bot_move_delay})"
+            f"log_level={self.log_level!r}, bot_move_delay={self.bot_move_delay}, "
+            f"shard_count={self.shard_count}, shard_ids={self.shard_ids})"
         )
+
+    @property
+    def shards(self) -> list[tuple[int, int]] | None:
+        """The (shard_id, shard_count) pairs this process runs; None: unsharded."""
+        if self.shard_count is None:
+            return None
+        ids = self.shard_ids if self.shard_ids is not None else range(self.shard_count)
+        return [(i, self.shard_count) for i in ids]
 
     @classmethod
     def load(cls, env: dict[str, str] | None = None, env_file: Path | None = None) -> Settings:
@@ -64,10 +77,32 @@ class Settings:
         guild = number("DEV_GUILD_ID", int, None)
         delay = number("BOT_MOVE_DELAY", float, 1.0)
         database = merged.get("DATABASE_PATH", "").strip()
+        count = number("SHARD_COUNT", int, None)
+        ids_text = merged.get("SHARD_IDS", "").strip()
+        shard_ids: tuple[int, ...] | None = None
+        if count is not None and count < 1:
+            raise SettingsError(f"SHARD_COUNT must be at least 1, not {int(count)}.")
+        if ids_text:
+            if count is None:
+                raise SettingsError("SHARD_IDS needs SHARD_COUNT (the number of shards in all).")
+            try:
+                shard_ids = tuple(int(part) for part in ids_text.replace(",", " ").split())
+            except ValueError:
+                raise SettingsError(
+                    f"SHARD_IDS must be shard numbers separated by commas, not {ids_text!r}."
+                ) from None
+            bad = [i for i in shard_ids if not 0 <= i < count]
+            if bad or len(set(shard_ids)) != len(shard_ids):
+                raise SettingsError(
+                    f"SHARD_IDS must be distinct numbers from 0 to {int(count) - 1}, "
+                    f"not {ids_text!r}."
+                )
         return cls(
             token=merged.get("DISCORD_TOKEN", "").strip() or None,
             database_path=Path(database) if database else DEFAULT_DATABASE,
             dev_guild_id=int(guild) if guild is not None else None,
             log_level=merged.get("LOG_LEVEL", "INFO").strip().upper() or "INFO",
             bot_move_delay=float(delay if delay is not None else 1.0),
+            shard_count=int(count) if count is not None else None,
+            shard_ids=shard_ids,
         )

@@ -104,10 +104,10 @@ async def run_bot(
     by the emulator's; everything else (database path, DEV_GUILD_ID...) is used as given. The
     bot's table service runs on the emulator's clock: `emu.clock.advance()` moves its turn
     timers too."""
-    from bot.client import EXTENSIONS, CardTableBot
+    from bot.client import EXTENSIONS, make_bot
 
     settings = dataclasses.replace(settings, token=emu.token)
-    bot = CardTableBot(
+    bot = make_bot(
         settings,
         extensions=EXTENSIONS if extensions is None else extensions,
         guild_ready_timeout=guild_ready_timeout,

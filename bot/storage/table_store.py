@@ -183,13 +183,31 @@ class SqliteTableStore:
         async with self._db.transaction() as conn:
             await execute(conn, "DELETE FROM tables WHERE id = ?", (table_id,))
 
-    async def load_active(self) -> list[TableRecord]:
-        """Every stored table (lobby, playing, or finished and still showing), by id."""
+    async def load_active(self, shard: tuple[int, int] | None = None) -> list[TableRecord]:
+        """Every stored table (lobby, playing, or finished and still showing), by id; with
+        `shard=(shard_id, shard_count)` only those of the shard's guilds (Discord's rule:
+        `(guild_id >> 22) % shard_count == shard_id`)."""
+        where, of_shard = "", ""
+        params: tuple[int, ...] = ()
+        if shard is not None:
+            shard_id, shard_count = shard
+            if not 0 <= shard_id < shard_count:
+                raise ValueError(f"shard {shard_id} is not in 0..{shard_count - 1}")
+            where = " WHERE (guild_id >> 22) % ? = ?"
+            of_shard = f" WHERE table_id IN (SELECT id FROM tables{where})"
+            params = (shard_count, shard_id)
         async with self._db.read() as conn:
-            tables = await fetch_all(conn, f"SELECT {_TABLE_COLUMNS} FROM tables ORDER BY id")
-            seats = await fetch_all(conn, "SELECT * FROM table_seats ORDER BY table_id, position")
+            tables = await fetch_all(
+                conn, f"SELECT {_TABLE_COLUMNS} FROM tables{where} ORDER BY id", params
+            )
+            seats = await fetch_all(
+                conn, f"SELECT * FROM table_seats{of_shard} ORDER BY table_id, position", params
+            )
             actions = await fetch_all(
-                conn, "SELECT table_id, seat, action FROM table_actions ORDER BY table_id, seq"
+                conn,
+                f"SELECT table_id, seat, action FROM table_actions{of_shard}"
+                " ORDER BY table_id, seq",
+                params,
             )
         records = {row["id"]: _decode_table(row) for row in tables}
         for seat in seats:

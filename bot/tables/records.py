@@ -138,6 +138,11 @@ class TableStore(Protocol):
     async def delete_table(self, table_id: int) -> None:
         """The table is closed (cancelled or ended): forget it."""
 
-    async def load_active(self) -> list[TableRecord]:
+    async def load_active(self, shard: tuple[int, int] | None = None) -> list[TableRecord]:
         """Every table in a lobby or in play (and finished ones still showing), with seats and
-        action log, for the restore at start-up."""
+        action log, for the restore at start-up; with `shard=(shard_id, shard_count)` only the
+        tables of guilds where `(guild_id >> 22) % shard_count == shard_id`."""
+
+    async def get_table(self, table_id: int) -> TableRecord | None:
+        """One table as `load_active` returns it, or None (another process changed it: the
+        table service reloads it)."""

@@ -41,6 +41,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.engine.common import EngineError, team_of
+from bot.storage.errors import StaleVersion as StoredVersionConflict
+from bot.storage.errors import TableNotFound as StoredTableGone
+from bot.storage.errors import TableNotPlaying as StoredTableNotPlaying
 from bot.tables import bot_moves
 from bot.tables.errors import (
     ActionRefused,
@@ -60,6 +63,7 @@ from bot.tables.errors import (
     SeatsNotFilled,
     SeatTaken,
     StaleVersion,
+    TableError,
     TableFull,
     UnknownBotLevel,
 )
@@ -229,8 +233,12 @@ class TableService:
         seed_source: Callable[[], int] = lambda: secrets.randbits(64),
         retry_delay: float = 1.0,
         max_retry_delay: float = 60.0,
+        shards: list[tuple[int, int]] | None = None,
     ) -> None:
         self.store = store
+        # The (shard_id, shard_count) pairs whose guilds this process owns (None: every guild,
+        # one process). Only their tables are restored, so only they get bot tasks and timers.
+        self.shards = shards
         self.bot_move_delay = bot_move_delay
         # A failed write of a bot move or a timer step is retried after retry_delay, doubling
         # up to max_retry_delay seconds.
@@ -263,6 +271,12 @@ class TableService:
     def find(self, table_id: int) -> Table | None:
         table = self._tables.get(table_id)
         return None if table is None or table.closed else table
+
+    def owns(self, guild_id: int) -> bool:
+        """Does this process own the guild's tables (its shard is one of ours)?"""
+        if self.shards is None:
+            return True
+        return any((guild_id >> 22) % count == shard for shard, count in self.shards)
 
     def in_channel(self, channel_id: int) -> Table | None:
         table_id = self._by_channel.get(channel_id)
@@ -316,7 +330,15 @@ class TableService:
                 created_at=self._clock(),
                 settings=table_settings,
             )
-            record.id = await self.store.create_table(record)
+            try:
+                record.id = await self.store.create_table(record)
+            except Exception:
+                # The store enforces one open table per channel too (a unique index): another
+                # process (an old instance of this shard) holds the channel.
+                here = await self._stored_table_in(guild_id, channel_id)
+                if here is None:
+                    raise
+                raise ChannelBusy(here) from None
             table = Table(record=record, rules=rules)
             self._register(table)
         if replaced is not None:
@@ -676,6 +698,11 @@ class TableService:
             with contextlib.suppress(Exception):
                 await write
             raise
+        except (StoredVersionConflict, StoredTableGone, StoredTableNotPlaying):
+            # Another process moved this table on (or closed it): take the stored table, then
+            # answer the click as a stale one (the player gets the table as it is now).
+            await self._reload_locked(table)
+            raise StaleVersion(table, seat) from None
         except Exception:
             # Not stored: put the table back as the store has it, then report the failure.
             record.actions.pop()
@@ -738,6 +765,12 @@ class TableService:
                     if table.version != version or self.bot_seat_to_act(table) != seat:
                         continue  # a seat changed hands, the table closed: look again
                     await self._apply_locked(table, seat, action)
+            except TableError:
+                # Another process had moved the table on: it is reloaded; look again.
+                if table.closed:
+                    return
+                failures = 0
+                continue
             except Exception:
                 failures += 1
                 log.warning(
@@ -800,6 +833,8 @@ class TableService:
                 try:
                     await self._on_timer(table)
                     failures = 0
+                except TableError:
+                    failures = 0  # reloaded from the store (another process wrote): look again
                 except Exception:
                     failures += 1
                     pause = self._retry_pause(failures)
@@ -870,10 +905,15 @@ class TableService:
     # --- restore and shutdown -----------------------------------------------------------------
 
     async def restore(self) -> list[Table]:
-        """Rebuild every active table from the store (lobbies too): each game by replaying its
-        action log. Listeners hear CHANGE_RESTORED; bot seats resume."""
+        """Rebuild every active table from the store (lobbies too) of the guilds this process
+        owns (`shards`): each game by replaying its action log. Listeners hear CHANGE_RESTORED;
+        bot seats resume."""
         restored: list[Table] = []
-        for record in await self.store.load_active():
+        if self.shards is None:
+            records = await self.store.load_active()
+        else:
+            records = [r for shard in self.shards for r in await self.store.load_active(shard)]
+        for record in records:
             if record.message_id is None and record.status != "lobby":
                 # A game always starts from a shown lobby; without a message id nothing can
                 # reach this table again, and it must not hold the channel.
@@ -895,6 +935,48 @@ class TableService:
             self._changed(table, CHANGE_RESTORED)
         log.info("restored %d tables", len(restored))
         return restored
+
+    async def _reload_locked(self, table: Table) -> None:
+        """Replace the table in memory by the stored one (the caller holds its lock): another
+        process wrote it. Gone from the store: the table is closed here too. Listeners hear of
+        it once the lock is released."""
+        record = await self.store.get_table(table.id)
+        log.info("table %s was changed by another process: reloaded from storage", table.id)
+        loop = asyncio.get_running_loop()
+        if record is None:
+            table.closed = True
+            if self._by_channel.get(table.channel_id) == table.id:
+                del self._by_channel[table.channel_id]
+            self._tables.pop(table.id, None)
+            loop.call_soon(self._notify, table, CHANGE_CLOSED)
+            raise NoSuchTable(table)
+        fresh = self._rebuild(record)
+        table.record = fresh.record
+        table.game = fresh.game
+        table.seat_of_position = fresh.seat_of_position
+        table.result = fresh.result
+        table.notice = None
+        loop.call_soon(self._changed, table, CHANGE_ACTION)
+
+    async def _stored_table_in(self, guild_id: int, channel_id: int) -> Table | None:
+        """The stored open table of a channel that this process does not hold in memory: it
+        is taken in (this process owns the guild) and returned."""
+        shard = None
+        if self.shards is not None:
+            shard = next(
+                ((i, n) for i, n in self.shards if (guild_id >> 22) % n == i), self.shards[0]
+            )
+        for record in await self.store.load_active(shard):
+            if record.channel_id == channel_id and record.status != "finished":
+                try:
+                    table = self._rebuild(record)
+                except Exception:
+                    log.exception("table %s could not be rebuilt", record.id)
+                    return None
+                self._register(table)
+                self._changed(table, CHANGE_RESTORED)
+                return table
+        return None
 
     def _rebuild(self, record: TableRecord) -> Table:
         rules = rules_for(record.game)
