@@ -84,7 +84,11 @@ class CardTableBot(commands.Bot):
             shards=self.settings.shards,  # restore and own only the tables of our guilds
         )
         self.table_ui = TableUI(self, self.table_service)
-        self.table_ui.card_emojis.start(self)
+        # One process uploads the card emojis (the one of shard 0); the others wait for them.
+        shards = self.settings.shards
+        self.table_ui.card_emojis.start(
+            self, upload=shards is None or any(shard == 0 for shard, _ in shards)
+        )
         # Templates, not per-message views: buttons of every table (old ones too) keep working.
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.tree.set_translator(CatalogTranslator())

@@ -31,11 +31,15 @@ from typing import IO, Any
 
 import pytest
 
-from bot.emulator import Channel, Emulator, Guild, Message, SimulatedUser
+from bot.client import ShardedCardTableBot
+from bot.emulator import Channel, Emulator, Guild, Message, SimulatedUser, run_bot
 from bot.emulator.gateway import shard_of
+from bot.pictures.cards import deck_codes
+from bot.settings import Settings
 from bot.storage import Database, ResultsRepository, SqliteTableStore
 from bot.tables.games import rules_for
 from bot.tables.records import TableRecord
+from bot.ui.card_emojis import emoji_name
 from bot.ui.custom_ids import parse_game_action
 from tests.test_crash_restart import game_buttons, games_rows, hand_version, replay
 
@@ -346,7 +350,44 @@ async def test_two_shard_processes_one_database_sigkill_and_restart(
                 session = sessions[frame.session]
                 assert shard_of(int(frame.data["guild_id"]), SHARDS) == session.shard_id
         assert Counter(s.shard_id for s in emu.gateway.identified) == {0: 1, 1: 2}
+        # The card emojis were uploaded once, by shard 0's process only.
+        assert sorted(e["name"] for e in emu.application_emojis.values()) == sorted(
+            emoji_name(code) for code in deck_codes()
+        )
         errors = [line for p in processes for line in p.error_lines()]
         assert not errors, "\n".join(errors)
         emu.assert_clean()
         print(f"{players.clicks} clicks, {len(rows)} games recorded once")
+
+
+async def test_one_process_can_run_both_shards(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 14: SHARD_COUNT=2 without SHARD_IDS runs both shards in one process (discord.py's
+    AutoShardedBot): two gateway sessions, each with its own guild; tables open in both."""
+
+    async def no_identify_wait(self: Any, shard_id: int | None, *, initial: bool = False) -> None:
+        return None  # discord.py waits 5 s between two shards' IDENTIFY; the emulator needs none
+
+    monkeypatch.setattr(ShardedCardTableBot, "before_identify_hook", no_identify_wait)
+    async with sharded_emulator() as emu:
+        guilds = [emu.add_guild(f"Shard {i}", shard=(i, SHARDS)) for i in range(SHARDS)]
+        settings = Settings(
+            token=None,
+            database_path=tmp_path / "one.sqlite3",
+            dev_guild_id=guilds[1].id,
+            bot_move_delay=0.0,
+            shard_count=SHARDS,
+        )
+        async with run_bot(emu, settings) as bot:
+            assert isinstance(bot, ShardedCardTableBot)
+            assert sorted(bot.shards) == [0, 1]
+            assert {g.id: g.shard_id for g in bot.guilds} == {g.id: i for i, g in enumerate(guilds)}
+            channel = guilds[1].add_channel("cards")
+            host = emu.add_user("host")
+            guilds[1].add_member(host)
+            lobby = await host.slash(channel, "euchre new", timeout=10)
+            assert not lobby.ephemeral and lobby.button("Join")
+        identified = sorted((s.shard_id, s.shard_count) for s in emu.gateway.identified)
+        assert identified == [(0, 2), (1, 2)]
+        emu.assert_clean()

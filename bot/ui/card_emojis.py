@@ -4,6 +4,10 @@ At start-up (in the background: the bot plays meanwhile, with text-only card but
 application's emojis are listed; a card whose emoji ("card_JH", ...) is missing is drawn and
 uploaded through the application-emoji API, and every later start finds it by name. A card
 without an emoji (not uploaded yet, or the upload failed) keeps its text label only.
+
+Sharded (several processes, one application): only the process that runs shard 0 uploads; the
+others look again now and then until the emojis are there, so two processes never race to
+create the same name.
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ from bot.pictures.cards import deck_codes, emoji_png
 log = logging.getLogger(__name__)
 
 PREFIX = "card_"
+LOOK_AGAIN_AFTER = 10.0  # seconds between two lists of a process that does not upload
+LOOK_AGAIN_TIMES = 30
 
 
 def emoji_name(code: str) -> str:
@@ -31,8 +37,30 @@ class CardEmojis:
         self.uploaded = 0  # emojis created by this process, for tests
         self._task: asyncio.Task[None] | None = None
 
-    def start(self, client: discord.Client) -> None:
-        self._task = asyncio.create_task(self.load(client), name="card-emojis")
+    def start(self, client: discord.Client, *, upload: bool = True) -> None:
+        """Load the emojis in the background; `upload=False`: never create one, look again
+        until another process has uploaded them all."""
+        work = self.load(client) if upload else self.wait_for_uploads(client)
+        self._task = asyncio.create_task(work, name="card-emojis")
+
+    async def wait_for_uploads(self, client: discord.Client) -> None:
+        codes = deck_codes()
+        for attempt in range(LOOK_AGAIN_TIMES):
+            if attempt:
+                await asyncio.sleep(LOOK_AGAIN_AFTER)
+            try:
+                existing = {e.name: e for e in await client.fetch_application_emojis()}
+            except discord.HTTPException as error:
+                log.warning("cannot list the application's emojis (%s)", error)
+                continue
+            for code in codes:
+                emoji = existing.get(emoji_name(code))
+                if emoji is not None:
+                    self.by_card[code] = discord.PartialEmoji(name=emoji.name, id=emoji.id)
+            if len(self.by_card) == len(codes):
+                log.info("card emojis ready (uploaded by shard 0)")
+                return
+        log.warning("card emojis incomplete: shard 0 has not uploaded them; cards stay text")
 
     async def load(self, client: discord.Client) -> None:
         try:
