@@ -26,11 +26,12 @@ Quick start::
 
 Emulator(*, response_deadline=3.0, token_lifetime=900.0, rate_limits=False,
          message_rate=(5, 5.0), bot_name="CardTable", owner_name="owner",
-         privileged_intents=0, backlog=1024)
+         privileged_intents=0, backlog=1024, shard_count=1, max_guilds_per_shard=2500)
     start() / stop() / `async with`; url, api_base, gateway_url, port, token, application_id
     bot (the bot's Account; its user id is the application id), owner (a SimulatedUser, the
     application's owner: `bot.is_owner` is true for them; owner of every guild by default)
-    add_guild(name, *, locale="en-US", owner=None) -> Guild; add_user(name, *, locale) ->
+    add_guild(name, *, locale="en-US", owner=None, shard=None) -> Guild (shard=(id, count):
+    an id of that shard); add_user(name, *, locale) ->
     SimulatedUser; user(name); guilds, channels, users, messages (dicts by id)
     clock: Clock -- clock.advance(seconds) jumps forward (token expiry, rate-limit windows,
     command quotas); clock.now() monotonic, clock.time() wall time
@@ -40,7 +41,12 @@ Emulator(*, response_deadline=3.0, token_lifetime=900.0, rate_limits=False,
     old_message_edit_refusals -> [OldMessageRefusal: channel_id, message_id, at]
     commands.registered(guild_id | None) -> the synced command payloads (None: global)
     delete_message(message) -- a moderator deletes a public message (MESSAGE_DELETE)
-    gateway: drop(code=4000) to cut the bot's connection; sessions, frames, ready_count, connected
+    gateway: drop(code=4000, *, shard_id=None) to cut the bot's connection; sessions, frames,
+    ready_count, connected (every guild's shard online), identified, session_for(guild_id),
+    connected_to(guild_id), shard_connected(shard_id, shard_count)
+    Shards: GET /gateway/bot recommends `shard_count`; IDENTIFY `shard: [id, count]` (4010 if
+    invalid, 4011 past `max_guilds_per_shard`); a guild's READY entry, GUILD_CREATE and events go
+    only to the session of shard (guild_id >> 22) % count (DMs: shard 0)
     await wait_connected(sessions=1, timeout=10); await wait_for(predicate, timeout=5, what=...)
     (event-driven: the predicate is re-checked at every state change, HTTP answer or frame)
     Records: requests (HttpRecord: method, path, query, body, status, response, started, ended),
