@@ -39,9 +39,12 @@ from bot.settings import Settings
 from bot.storage import Database, ResultsRepository, SqliteTableStore
 from bot.tables.games import rules_for
 from bot.tables.records import TableRecord
+from bot.texts import t
 from bot.ui.card_emojis import emoji_name
 from bot.ui.custom_ids import parse_game_action
+from tests.conftest import World
 from tests.test_crash_restart import game_buttons, games_rows, hand_version, replay
+from tests.test_e2e_play_driver import TableDriver
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 SHARDS = 2
@@ -391,3 +394,53 @@ async def test_one_process_can_run_both_shards(
         identified = sorted((s.shard_id, s.shard_count) for s in emu.gateway.identified)
         assert identified == [(0, 2), (1, 2)]
         emu.assert_clean()
+
+
+async def test_a_click_after_another_process_wrote_is_answered_with_the_table_as_it_is(
+    emulator: Emulator, world: World, bot_settings: Settings
+) -> None:
+    """Issue 14: another process (an old instance of this shard) appends a move to a table the
+    bot holds; the next click in the bot carries the version the bot knew, the store refuses it
+    (StaleVersion), and instead of failing the bot reloads the table and answers with the hand
+    as it is now ("The table moved on"); the game then goes on from the stored state."""
+    rng = random.Random(5)
+    async with run_bot(emulator, bot_settings) as bot:
+        driver = TableDriver(emulator, bot, world.table, world.players)
+        lobby = await driver.open(world.alice, "euchre new", target=5)
+        await driver.sit(lobby, world.players[1:], 0, world.alice)
+        await driver.start(lobby, world.alice)
+        for _ in range(3):
+            await driver.step(rng)
+        table = driver.table
+        assert table.game is not None
+        seat = table.game.to_act[0]
+        person = driver.person_at(seat)
+        hand = await driver.hand_of(person, rng)
+        # The other process: its own connection to the database, the next move of that seat.
+        other = await Database.open(bot_settings.database_path)
+        try:
+            record = await SqliteTableStore(other).get_table(table.id)
+            assert record is not None
+            elsewhere = (
+                rules_for(record.game)
+                .replay(record.options, record.seed or 0, record.first_dealer, record.actions)
+                .legal_actions(seat)[0]
+            )
+            await SqliteTableStore(other).append_action(
+                table.id, seat, elsewhere, record.version + 1
+            )
+        finally:
+            await other.close()
+        clicked = next(b for b in game_buttons(hand) if not b.disabled)
+        assert hand_version(hand) == table.version  # the bot has not heard of the other move
+        seen = len(hand.versions)
+        await person.click(hand, clicked.custom_id or "")
+        await hand.wait_until(lambda m: len(m.versions) > seen)
+        assert t("hand.note.stale", person.locale) in hand.text
+        assert table.version == record.version + 1
+        assert table.record.actions[-1] == (seat, elsewhere)
+        assert hand_version(hand) in (None, table.version)  # drawn at the stored state
+        await driver.play_to_end(rng)
+        assert table.game.is_over
+    rows = games_rows(bot_settings.database_path)
+    assert list(rows.values()) == [1]
