@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import itertools
 import logging
-import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,7 @@ import pytest
 from bot.settings import Settings, SettingsError
 from bot.storage import Database, SqliteTableStore
 from bot.tables import errors
-from bot.tables.records import TableRecord
+from bot.tables.records import ChannelTaken, TableRecord
 from bot.tables.service import Table, TableService
 from tests.test_tables_service import ANA, BIA, CAU, HOST, Clock, user_at
 
@@ -206,12 +205,12 @@ async def test_two_processes_racing_one_tables_bot_seats_end_at_the_stored_state
 
 class ChannelTakenStore(SqliteTableStore):
     """A store whose unique index of open tables per channel refuses the insert, as the
-    storage back-ends do (the error type is the back-end's own)."""
+    storage back-ends do (ChannelTaken)."""
 
     async def create_table(self, table: TableRecord) -> int:
         for stored in await self.load_active():
             if stored.channel_id == table.channel_id and stored.status != "finished":
-                raise sqlite3.IntegrityError("UNIQUE constraint failed: tables.channel_id")
+                raise ChannelTaken(table.channel_id)
         return await super().create_table(table)
 
 

@@ -68,7 +68,7 @@ from bot.tables.errors import (
     UnknownBotLevel,
 )
 from bot.tables.games import EngineGame, GameRules, forget_old_events, rules_for
-from bot.tables.records import GameResult, SeatRecord, TableRecord, TableStore
+from bot.tables.records import ChannelTaken, GameResult, SeatRecord, TableRecord, TableStore
 from bot.tables.results import build_result
 from bot.tables.settings import BY_NAME, normalise_settings, setting_of
 
@@ -332,13 +332,11 @@ class TableService:
             )
             try:
                 record.id = await self.store.create_table(record)
-            except Exception:
-                # The store enforces one open table per channel too (a unique index): another
-                # process (an old instance of this shard) holds the channel.
-                here = await self._stored_table_in(guild_id, channel_id)
-                if here is None:
-                    raise
-                raise ChannelBusy(here) from None
+            except ChannelTaken:
+                # The store's one-open-table-per-channel index: another process (an old
+                # instance of this shard) holds an open table here that this one does not
+                # know. Taken in from the store, it is the table the answer links to.
+                raise ChannelBusy(await self._stored_table_in(guild_id, channel_id)) from None
             table = Table(record=record, rules=rules)
             self._register(table)
         if replaced is not None:
@@ -966,7 +964,12 @@ class TableService:
             shard = next(
                 ((i, n) for i, n in self.shards if (guild_id >> 22) % n == i), self.shards[0]
             )
-        for record in await self.store.load_active(shard):
+        try:
+            records = await self.store.load_active(shard)
+        except Exception:
+            log.exception("cannot read the tables of channel %s", channel_id)
+            return None
+        for record in records:
             if record.channel_id == channel_id and record.status != "finished":
                 try:
                     table = self._rebuild(record)
