@@ -278,7 +278,9 @@ class Players:
     async def play(self, runs: list[Run], steps: int | None = None) -> None:
         """Moves at random tables among `runs` until all are finished (or `steps` moves)."""
         done = 0
+        started = time.monotonic()
         while any(not r.done for r in runs) and (steps is None or done < steps):
+            assert time.monotonic() - started < 180, "the games did not end"
             await self.step(self.rng.choice([r for r in runs if not r.done]))
             done += 1
 
@@ -320,9 +322,18 @@ async def test_two_shard_processes_one_database_sigkill_and_restart(
             shard_1 = [r for r in runs if r.shard == 1]
             shard_0 = [r for r in runs if r.shard == 0]
             assert len(shard_0) == len(shard_1) == 2
-            # Play until both of shard 1's tables are well into their games, then kill it.
-            while min([len((await players.read(r)).actions) for r in shard_1]) < 12:
-                await players.play(runs, steps=4)
+            # Play until both of shard 1's tables are into their games (those that are stop
+            # there), shard 0's tables meanwhile too; then kill shard 1 mid-game.
+            started = time.monotonic()
+            while True:
+                assert time.monotonic() - started < 120, "the tables did not get going"
+                records = [await players.read(r) for r in shard_1]
+                behind = [
+                    r for r, rec in zip(shard_1, records, strict=True) if len(rec.actions) < 3
+                ]
+                if not behind:
+                    break
+                await players.play(behind + shard_0, steps=4)
             killed = {r.table_id: await players.read(r) for r in shard_1}
             assert all(r.status == "playing" for r in killed.values()), "killed mid-game"
             await processes[1].kill()
