@@ -114,6 +114,9 @@ class CardTableBot(commands.Bot):
             await self.db.close()
             self.db = None
 
+    async def on_message(self, message: discord.Message) -> None:
+        """The bot has slash commands only: a mention or any message is not a command."""
+
     async def on_ready(self) -> None:
         log.info(
             "connected as %s (%s) in %d guilds%s",
@@ -122,9 +125,6 @@ class CardTableBot(commands.Bot):
             len(self.guilds),
             f", shards {self.settings.shards}" if self.settings.shards else "",
         )
-
-    async def on_message(self, message: discord.Message) -> None:
-        """The bot has slash commands only: a mention or any message is not a command."""
 
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError

@@ -63,7 +63,6 @@ from bot.tables.errors import (
     SeatsNotFilled,
     SeatTaken,
     StaleVersion,
-    TableError,
     TableFull,
     UnknownBotLevel,
 )
@@ -763,7 +762,7 @@ class TableService:
                     if table.version != version or self.bot_seat_to_act(table) != seat:
                         continue  # a seat changed hands, the table closed: look again
                     await self._apply_locked(table, seat, action)
-            except TableError:
+            except (StaleVersion, NoSuchTable):
                 # Another process had moved the table on: it is reloaded; look again.
                 if table.closed:
                     return
@@ -831,7 +830,7 @@ class TableService:
                 try:
                     await self._on_timer(table)
                     failures = 0
-                except TableError:
+                except (StaleVersion, NoSuchTable):
                     failures = 0  # reloaded from the store (another process wrote): look again
                 except Exception:
                     failures += 1
@@ -941,14 +940,15 @@ class TableService:
         record = await self.store.get_table(table.id)
         log.info("table %s was changed by another process: reloaded from storage", table.id)
         loop = asyncio.get_running_loop()
-        if record is None:
-            table.closed = True
-            if self._by_channel.get(table.channel_id) == table.id:
-                del self._by_channel[table.channel_id]
-            self._tables.pop(table.id, None)
+        try:
+            fresh = None if record is None else self._rebuild(record)
+        except Exception:
+            log.exception("table %s could not be rebuilt; closed here", table.id)
+            fresh = None
+        if fresh is None:
+            self._forget(table)
             loop.call_soon(self._notify, table, CHANGE_CLOSED)
             raise NoSuchTable(table)
-        fresh = self._rebuild(record)
         table.record = fresh.record
         table.game = fresh.game
         table.seat_of_position = fresh.seat_of_position
@@ -1122,6 +1122,10 @@ class TableService:
 
     async def _close(self, table: Table) -> None:
         await self.store.delete_table(table.id)
+        self._forget(table)
+
+    def _forget(self, table: Table) -> None:
+        """The table is closed: out of memory, its bot task stopped."""
         table.closed = True
         if self._by_channel.get(table.channel_id) == table.id:
             del self._by_channel[table.channel_id]
