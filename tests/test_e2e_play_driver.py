@@ -350,7 +350,9 @@ class TableDriver:
         with Image.open(io.BytesIO(data)) as image:
             chunks = dict(image.text)  # type: ignore[attr-defined]
         assert chunks == {"table": str(table.id), "version": str(table.version)}
-        assert data == table_png(scene_of(table)), f"picture of move {table.version} differs"
+        assert data == table_png(scene_of(table, self.locale)), (
+            f"picture of move {table.version} differs"
+        )
 
     def check_private_messages(self, states: GameStates) -> int:
         """Every version of every hand message shows only what its reader's seat may see."""
