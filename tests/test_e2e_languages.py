@@ -22,10 +22,11 @@ from tests.test_e2e_play_driver import GameStates, TableDriver, scale_rate_limit
 
 PLACEHOLDER = re.compile(r"\{[^}]*\}")
 WORD = re.compile(r"[^\W\d_]{3,}")  # words of three letters or more, any script
+URL = re.compile(r"https?://\S+")  # a link's path ("/channels/...") is not a word anyone reads
 
 
 def words(texts: Iterable[str]) -> set[str]:
-    return {w.lower() for text in texts for w in WORD.findall(text)}
+    return {w.lower() for text in texts for w in WORD.findall(URL.sub(" ", text))}
 
 
 def english_only_words() -> set[str]:

@@ -104,7 +104,9 @@ class GameStates:
                 revealed.add(event.data["turned_card"])
             if event.kind == "seating_drawn":
                 revealed.update(d["card"] for r in event.data["rounds"] for d in r)
-        self.games[version] = copy.deepcopy(game)
+        snapshot = copy.deepcopy(game)
+        forget_old_events(snapshot)  # as the bot's table holds it after that move
+        self.games[version] = snapshot
         self.hands[version] = [set(game.view(s)["hand"]) for s in range(4)]
         self.revealed[version] = set(revealed)
 
