@@ -1,0 +1,97 @@
+"""Hardening found by driving the real bot as hostile and unlucky users would (issue 13, items
+2-6). Each test failed on the code before its fix."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.client import CardTableBot
+from bot.emulator import Emulator, Message, SimulatedUser
+from bot.emulator.state import MESSAGE_COMPONENT
+from bot.texts import t
+from tests.conftest import World
+from tests.test_e2e_play_driver import TableDriver
+
+
+def assert_refusal(message: Message, person: SimulatedUser, *words: str) -> None:
+    """One short private sentence for that person, with these words."""
+    assert message.ephemeral and message.ephemeral_for is person
+    assert not message.embeds and not message.components
+    text = message.content
+    assert "\n" not in text and len(text) <= 200, text
+    for word in words:
+        assert word in text, text
+
+
+async def forged_click(
+    emulator: Emulator, person: SimulatedUser, message: Message, custom_id: str
+) -> Message:
+    """A click carrying `custom_id` on `message`, whether or not the message has that button."""
+    click = emulator.interaction_service.create(
+        kind=MESSAGE_COMPONENT,
+        user=person,
+        channel=message.channel,
+        data={"custom_id": custom_id, "component_type": 2},
+        source_message=message,
+    )
+    return await click.response()
+
+
+async def started_table(world: World, bot: CardTableBot, command: str) -> TableDriver:
+    driver = TableDriver(world.emu, bot, world.table, world.players)
+    lobby = await driver.open(world.alice, command, pings=False, turn_timer=0)
+    await driver.sit(lobby, world.players[1:], 0, world.alice)
+    await driver.start(lobby, world.alice)
+    await driver.settle()
+    return driver
+
+
+async def test_every_forged_click_is_answered_and_changes_nothing(
+    emulator: Emulator, world: World, running_bot: CardTableBot
+) -> None:
+    """Issue 13 item 4: every component interaction gets an answer, whatever its custom_id —
+    bad values in leaderboard/history/game-log ids, random ids, table ids with whitespace,
+    overlong ids. Each is a short private "not valid" sentence and no table state changes."""
+    driver = await started_table(world, running_bot, "truco new")
+    table = driver.table
+    version, message = table.version, driver.message
+    tid = table.id
+    forged = [
+        "hi:all:-1",
+        "hi:all:x",
+        "hi:chess:0",
+        "lb:euchre:year:0",
+        "lb:truco:all:-3",
+        "lb:",
+        "hl:0",
+        "hl:-5:1",
+        "hl:99999999999999999999999",
+        "zz:random",
+        "x7Gq9",
+        "",
+        " ",
+        f" t:{tid}:{version}:raise",
+        f"t: {tid}:{version}:raise",
+        f"t:{tid}:{version}:raise ",
+        f"tb:{tid}: hand",
+        f"tb: {tid}:hand",
+        f"tb:{tid}:hand\n",
+        f"tb:{tid}:\thand",
+        "t:" + "9" * 120,
+        "tb:" + "1" * 200,
+        "hi:" + "a" * 150,
+        "x" * 300,
+    ]
+    answers = await asyncio.gather(
+        *(forged_click(emulator, world.alice, message, custom_id) for custom_id in forged),
+        return_exceptions=True,
+    )
+    invalid = t("button.invalid", world.alice.locale)
+    unanswered = [c for c, a in zip(forged, answers, strict=True) if isinstance(a, BaseException)]
+    assert not unanswered, "unanswered: " + " | ".join(map(repr, unanswered))
+    for custom_id, answer in zip(forged, answers, strict=True):
+        assert isinstance(answer, Message)
+        assert answer.content == invalid, (custom_id, answer.content)
+        assert_refusal(answer, world.alice)
+    assert table.version == version and driver.message is message
+    driver.assert_no_failures()
