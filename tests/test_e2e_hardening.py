@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 from bot.client import CardTableBot
 from bot.emulator import Emulator, Message, SimulatedUser
@@ -94,4 +95,45 @@ async def test_every_forged_click_is_answered_and_changes_nothing(
         assert answer.content == invalid, (custom_id, answer.content)
         assert_refusal(answer, world.alice)
     assert table.version == version and driver.message is message
+    driver.assert_no_failures()
+
+
+def live_table_messages(world: World) -> list[Message]:
+    """The channel's messages that still carry table buttons."""
+    return [
+        m
+        for m in world.table.messages
+        if any(b.custom_id and b.custom_id.startswith(("t:", "tb:")) for b in m.buttons)
+    ]
+
+
+async def test_two_table_shows_at_once_leave_one_live_table_message(
+    emulator: Emulator, world: World, running_bot: CardTableBot
+) -> None:
+    """Issue 13 item 2: two `/table show` at the same moment leave exactly one live table
+    message (the one the table points at); every other one is deleted or a short note without
+    buttons."""
+    driver = await started_table(world, running_bot, "euchre new")
+    first = driver.message
+    for round_ in range(3):
+        shows = [
+            await person.send_slash(world.table, "table show")
+            for person in (world.bob, world.carol, world.dave)
+        ]
+        for show in shows:
+            await show.response()
+        await driver.settle()
+
+        def one_live() -> bool:
+            return [m.id for m in live_table_messages(world)] == [driver.table.message_id]
+
+        # The moves finish after the answers: wait for them (the old code never gets there).
+        with contextlib.suppress(TimeoutError):
+            await emulator.wait_for(one_live, timeout=5, what="one live table message")
+        live = live_table_messages(world)
+        assert [m.id for m in live] == [driver.table.message_id], (round_, live)
+    assert first.deleted or not first.buttons
+    # The live one works.
+    hand = await world.alice.click(driver.message, "Show my hand")
+    assert hand.ephemeral and hand.buttons
     driver.assert_no_failures()

@@ -466,10 +466,16 @@ class TableUI:
             table = self.service.in_channel(channel_id)
             if table is None:
                 raise NoSuchTable()
-            old_message_id = table.message_id
-            await self._post_table_message(interaction, table, locale)
-            if old_message_id is not None and old_message_id != table.message_id:
-                await self._retire_message(table, old_message_id)
+            # One move at a time (issue 13 item 2): two shows at once would otherwise each
+            # retire the message they saw and leave two live table messages.
+            await self.in_time(interaction, table.message_lock.acquire(), ephemeral_thinking=True)
+            try:
+                old_message_id = table.message_id
+                await self._post_table_message(interaction, table, locale)
+                if old_message_id is not None and old_message_id != table.message_id:
+                    await self._retire_message(table, old_message_id)
+            finally:
+                table.message_lock.release()
 
         await self.guarded(interaction, None, work)
 
