@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 
 from bot.client import CardTableBot
-from bot.emulator import Emulator, Message, SimulatedUser
+from bot.emulator import Channel, Emulator, Message, SimulatedUser
 from bot.emulator.state import MESSAGE_COMPONENT
 from bot.texts import t
 from tests.conftest import World
@@ -136,4 +136,62 @@ async def test_two_table_shows_at_once_leave_one_live_table_message(
     # The live one works.
     hand = await world.alice.click(driver.message, "Show my hand")
     assert hand.ephemeral and hand.buttons
+    driver.assert_no_failures()
+
+
+async def click_elsewhere(
+    emulator: Emulator, person: SimulatedUser, message: Message, target: str, channel: Channel
+) -> Message:
+    """A click on a real button of `message`, arriving from another `channel`."""
+    click = emulator.interaction_service.create(
+        kind=MESSAGE_COMPONENT,
+        user=person,
+        channel=channel,
+        data={"custom_id": message.button(target).custom_id, "component_type": 2},
+        source_message=message,
+    )
+    return await click.response()
+
+
+async def test_a_table_button_clicked_in_another_channel_or_server_is_refused(
+    emulator: Emulator, world: World, running_bot: CardTableBot
+) -> None:
+    """Issue 13 item 5: a button's table id is checked against the guild and channel it is
+    clicked in; a click carrying this table's id elsewhere is refused privately and changes
+    nothing."""
+    other_channel = world.guild.add_channel("elsewhere")
+    other_guild = emulator.add_guild("Other")
+    foreign = other_guild.add_channel("foreign")
+    for person in world.players:
+        other_guild.add_member(person)
+    places = (other_channel, foreign)
+
+    driver = TableDriver(world.emu, running_bot, world.table, world.players)
+    lobby = await driver.open(world.alice, "euchre new", pings=False, turn_timer=0)
+    table = driver.table
+    version, seats = table.version, list(table.record.seats)
+    for place in places:
+        for label in ("Join", "Start", "Cancel"):
+            refused = await click_elsewhere(emulator, world.alice, lobby, label, place)
+            assert_refusal(refused, world.alice, t("button.invalid", world.alice.locale))
+    assert table.version == version and table.record.seats == seats and not table.closed
+
+    await driver.sit(lobby, world.players[1:], 0, world.alice)
+    await driver.start(lobby, world.alice)
+    await driver.settle()
+    player = driver.person_at(table.game.to_act[0])
+    hand = await player.click(driver.message, "Show my hand")
+    version = table.version
+    action = next(
+        b.custom_id for b in hand.buttons if b.custom_id.startswith("t:") and not b.disabled
+    )
+    for place in places:
+        refused = await click_elsewhere(emulator, player, hand, action, place)
+        assert_refusal(refused, player, t("button.invalid", player.locale))
+        refused = await click_elsewhere(emulator, player, driver.message, "Show my hand", place)
+        assert_refusal(refused, player, t("button.invalid", player.locale))
+    assert table.version == version
+    # In its own channel the same button still works.
+    await player.click(hand, action)
+    assert table.version == version + 1
     driver.assert_no_failures()

@@ -176,6 +176,9 @@ class TableUI:
             return
 
         async def work(locale: str) -> None:
+            if not self._in_its_place(interaction, parsed.table_id):
+                await say(interaction, t("button.invalid", locale))
+                return
             acquired = self.live_hands.now()
 
             async def act() -> render.MessageParts:
@@ -208,6 +211,9 @@ class TableUI:
         service = self.service
 
         async def work(locale: str) -> None:
+            if not self._in_its_place(interaction, table_id):
+                await say(interaction, t("button.invalid", locale))
+                return
             if verb in ("hand", "refresh"):
                 with self.live_hands.answering(table_id, user.id):
                     await self._show_hand(interaction, table_id, verb, locale)
@@ -252,6 +258,15 @@ class TableUI:
                 await interaction.response.defer()
 
         await self.guarded(interaction, table_id, work)
+
+    def _in_its_place(self, interaction: discord.Interaction[Any], table_id: int) -> bool:
+        """A table's buttons work only in the table's own server and channel (issue 13 item
+        5): a click carrying its id anywhere else is not valid. An unknown or closed table
+        raises NoSuchTable, as before."""
+        table = self.service.get(table_id)
+        return (
+            interaction.guild_id == table.guild_id and interaction.channel_id == table.channel_id
+        )
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Every component interaction gets an answer (issue 13 item 4). discord.py hands a
