@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable
 
 from bot.client import CardTableBot
 from bot.emulator import Channel, Emulator, Message, SimulatedUser
 from bot.emulator.state import MESSAGE_COMPONENT
+from bot.pictures.scene import scene_of
 from bot.texts import t
+from bot.ui.custom_ids import parse_game_action
 from tests.conftest import World
 from tests.test_e2e_play_driver import TableDriver
 
@@ -194,4 +197,67 @@ async def test_a_table_button_clicked_in_another_channel_or_server_is_refused(
     # In its own channel the same button still works.
     await player.click(hand, action)
     assert table.version == version + 1
+    driver.assert_no_failures()
+
+
+async def act_by(driver: TableDriver, choose: Callable[[list[str]], str]) -> None:
+    """The seat to act clicks the button `choose` picks among its hand's enabled actions."""
+    table = driver.table
+    game = table.game
+    assert game is not None
+    seat = game.to_act[0]
+    person = driver.person_at(seat)
+    hand = await person.click(driver.message, "Show my hand")
+    buttons = {
+        parsed.action: b.custom_id
+        for b in hand.buttons
+        if b.custom_id and not b.disabled and (parsed := parse_game_action(b.custom_id))
+    }
+    before = table.version
+    await person.click(hand, buttons[choose(sorted(buttons))])
+    assert table.version == before + 1
+
+
+def field_names(message: Message) -> list[str]:
+    embed = message.embed
+    assert embed is not None
+    return [f["name"] for f in embed.get("fields") or []]
+
+
+async def test_after_a_thrown_in_hand_the_new_deal_shows_no_old_last_trick(
+    emulator: Emulator, world: World, running_bot: CardTableBot
+) -> None:
+    """Issue 13 item 6 (rule E12: all pass twice, the hand is thrown in). A new deal shows no
+    last trick unless it is the previous hand's, labelled as such; after a thrown-in hand the
+    next deal shows none (table message and picture alike)."""
+    driver = await started_table(world, running_bot, "euchre new")
+    table = driver.table
+    assert table.game is not None
+    locale = driver.locale
+    last = t("table.field.last_trick.euchre", locale)
+    previous = t("table.field.last_trick.previous.euchre", locale)
+
+    # Hand 1 is played out: the first bidder orders up, then any card.
+    while table.game.hand_number == 0:
+        await act_by(driver, lambda actions: next(a for a in actions if a != "pass"))
+    await driver.settle()
+    names = field_names(driver.message)
+    assert previous in names and last not in names, names
+
+    # Hand 2: everyone passes twice; the hand is thrown in (E12).
+    while table.game.hand_number == 1:
+        assert table.game.phase in ("bidding1", "bidding2"), table.game.phase
+        await act_by(driver, lambda actions: "pass")
+    await driver.settle()
+    names = field_names(driver.message)
+    assert previous not in names and last not in names, names
+    async with table.lock:
+        assert scene_of(table, locale).last_hand == []
+
+    # Hand 3: once its first trick is taken, that trick is the last trick.
+    while not any(table.game.view(None)["tricks_won"]):
+        await act_by(driver, lambda actions: next(a for a in actions if a != "pass"))
+    await driver.settle()
+    names = field_names(driver.message)
+    assert last in names and previous not in names, names
     driver.assert_no_failures()
