@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
+import re
 from collections.abc import Callable
 
 from bot.client import CardTableBot
@@ -14,7 +16,7 @@ from bot.pictures.scene import scene_of
 from bot.texts import t
 from bot.ui.custom_ids import parse_game_action
 from tests.conftest import World
-from tests.test_e2e_play_driver import TableDriver
+from tests.test_e2e_play_driver import TableDriver, message_texts
 
 
 def assert_refusal(message: Message, person: SimulatedUser, *words: str) -> None:
@@ -260,4 +262,62 @@ async def test_after_a_thrown_in_hand_the_new_deal_shows_no_old_last_trick(
     await driver.settle()
     names = field_names(driver.message)
     assert last in names and previous not in names, names
+    driver.assert_no_failures()
+
+
+MENTION_MARKUP = re.compile(r"@(?:everyone|here)|<@&|<#")
+
+
+async def test_hostile_display_names_ping_nobody_and_mentions_are_exact(
+    emulator: Emulator, world: World, running_bot: CardTableBot
+) -> None:
+    """Issue 13 item 3: display names like `<@other_id> @everyone` are shown as text wherever
+    they appear (table message, hands, pings, result, history, game log, stats), and every
+    send/edit/answer's allowed_mentions names exactly the users meant to be pinged (the turn
+    ping's players), never everyone or roles."""
+    victim = emulator.add_user("victim")
+    world.guild.add_member(victim)
+    world.bob.global_name = f"<@{victim.id}> @everyone **Bob**"
+    world.carol.global_name = f"@here <@&{world.guild.id}> <#{world.table.id}> _Carol_"
+    driver = TableDriver(world.emu, running_bot, world.table, world.players)
+    lobby = await driver.open(world.alice, "truco new", pings=True, turn_timer=0)
+    await driver.sit(lobby, world.players[1:], 0, world.alice)
+    await driver.start(lobby, world.alice)
+    await driver.play_to_end(random.Random(13))
+    await driver.settle()
+    history = await world.alice.slash(world.table, "history")
+    await world.alice.click(history, "Log 1")
+    await world.alice.slash(world.table, "stats", user=world.bob)
+    await world.carol.slash(world.table, "stats")
+    await world.dave.slash(world.table, "leaderboard", game="truco")
+
+    players = {p.id for p in world.players}
+    bot_messages = [m for m in emulator.messages.values() if m.author is emulator.bot]
+    leaks = []
+    for message in bot_messages:
+        for version in message.versions:
+            text = "\n".join(message_texts(version))
+            if f"<@{victim.id}>" in text or MENTION_MARKUP.search(text):
+                found = MENTION_MARKUP.search(text) or re.search(f"<@{victim.id}>", text)
+                assert found is not None
+                leaks.append((message.id, text[max(0, found.start() - 40) : found.end() + 40]))
+    assert not leaks, leaks
+    # The names are still there to read (escaped, not dropped).
+    assert any("Bob" in "".join(message_texts(v)) for m in bot_messages for v in m.versions)
+
+    pings = 0
+    wrong = []
+    for message in bot_messages:
+        assert not message.notified_everyone, message
+        assert victim.id not in message.notified, message
+        assert set(message.notified) <= players, message
+        for rule in message.allowed_mentions:
+            parse = set((rule or {}).get("parse") or ())
+            users = {int(u) for u in (rule or {}).get("users") or ()}
+            if rule is None or parse or (users and users != set(message.notified)):
+                wrong.append((message.id, message.content[:80], rule))
+        if message.notified:
+            pings += 1
+    assert not wrong, wrong
+    assert pings > 0  # the turn pings notified their players, and only them
     driver.assert_no_failures()

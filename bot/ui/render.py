@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import discord
-from discord.utils import escape_markdown
 
 from bot.engine.common import team_of
 from bot.tables.bot_moves import DEFAULT_LEVEL, LEVELS
@@ -23,6 +22,7 @@ from bot.ui.buttons import GameActionButton, TableButton
 from bot.ui.cards import card_text, cards_text, suit_text
 from bot.ui.custom_ids import game_action_id, table_button_id
 from bot.ui.events import cards_line, event_sentence, team_name
+from bot.ui.names import shown_name
 from bot.ui.table_picture import URL as PICTURE_URL
 from bot.ui.table_picture import wants_picture
 
@@ -63,7 +63,7 @@ def position_name(table: Table, position: int, locale: str | None) -> str:
     if seat.is_bot:
         level = t(f"bot.level.{seat.level or DEFAULT_LEVEL}", locale)
         return t("table.bot_name.level", locale, number=position + 1, level=level)
-    return escape_markdown(seat.name)
+    return shown_name(seat.name)
 
 
 def seat_name(table: Table, seat: int, locale: str | None) -> str:
@@ -447,7 +447,7 @@ def game_message(table: Table, locale: str | None = None) -> MessageParts:
         inline=False,
     )
     last = view["last_trick"]
-    whose = last_trick_hand(table.game.events) if last is not None else None
+    whose = last_trick_hand(game.events) if last is not None else None
     if last is not None and whose is not None:
         winner = last.get("winner", last.get("winner_seat"))
         value = cards_line(last["cards"], name_of)

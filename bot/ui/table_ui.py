@@ -264,9 +264,7 @@ class TableUI:
         5): a click carrying its id anywhere else is not valid. An unknown or closed table
         raises NoSuchTable, as before."""
         table = self.service.get(table_id)
-        return (
-            interaction.guild_id == table.guild_id and interaction.channel_id == table.channel_id
-        )
+        return interaction.guild_id == table.guild_id and interaction.channel_id == table.channel_id
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Every component interaction gets an answer (issue 13 item 4). discord.py hands a
