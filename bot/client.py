@@ -58,7 +58,9 @@ class CardTableBot(commands.Bot):
             intents=discord.Intents.default(),  # interactions need no privileged intent
             help_command=None,
             guild_ready_timeout=guild_ready_timeout,
-            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            # Nobody is notified unless a send names them (issue 13 item 3): every send, edit
+            # and interaction answer carries this unless it names its users (the turn ping).
+            allowed_mentions=discord.AllowedMentions.none(),
             # No message cache: the bot reads no messages (buttons carry their keys), and the
             # cache held every table's recent messages (~6 KB a table).
             max_messages=None,

@@ -104,7 +104,9 @@ class GameStates:
                 revealed.add(event.data["turned_card"])
             if event.kind == "seating_drawn":
                 revealed.update(d["card"] for r in event.data["rounds"] for d in r)
-        self.games[version] = copy.deepcopy(game)
+        snapshot = copy.deepcopy(game)
+        forget_old_events(snapshot)  # as the bot's table holds it after that move
+        self.games[version] = snapshot
         self.hands[version] = [set(game.view(s)["hand"]) for s in range(4)]
         self.revealed[version] = set(revealed)
 
@@ -350,7 +352,9 @@ class TableDriver:
         with Image.open(io.BytesIO(data)) as image:
             chunks = dict(image.text)  # type: ignore[attr-defined]
         assert chunks == {"table": str(table.id), "version": str(table.version)}
-        assert data == table_png(scene_of(table)), f"picture of move {table.version} differs"
+        assert data == table_png(scene_of(table, self.locale)), (
+            f"picture of move {table.version} differs"
+        )
 
     def check_private_messages(self, states: GameStates) -> int:
         """Every version of every hand message shows only what its reader's seat may see."""

@@ -167,7 +167,9 @@ async def test_a_player_who_never_clicks_is_pinged_warned_played_for_and_comes_b
         # No ping is left once nobody is to act; every ping notified exactly her.
         await emulator.wait_for(lambda: not pings(world) or None, timeout=15)
         sent = [m for m in emulator.messages.values() if m.content.startswith(("🃏", "⏳"))]
-        assert len(sent) >= 4 and all(m.notified == [alice.id] for m in sent)
+        # (the ping, the warning and the one before the restart at least: later pings depend
+        # on how fast the bots finish the game)
+        assert len(sent) >= 3 and all(m.notified == [alice.id] for m in sent)
         # Nothing else notified anyone (the table message, reposted or not, never does).
         assert {m for _, m in emulator.notifications} == {m.id for m in sent}
         driver.assert_no_failures()

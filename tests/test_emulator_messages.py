@@ -10,7 +10,7 @@ import aiohttp
 import discord
 
 from bot.emulator import Emulator
-from bot.emulator.messages import notified_users
+from bot.emulator.messages import notified_users, notifies_everyone
 from tests.conftest import ProbeFactory, World
 
 
@@ -167,3 +167,41 @@ async def test_the_emulator_records_who_a_message_notified(
         )
         assert emulator.messages[ping.id].notified == [alice.id]
         assert emulator.notifications == [(alice.id, ping.id)]
+
+
+def test_everyone_and_here_notify_only_unescaped_and_when_allowed() -> None:
+    """@everyone / @here in a new message's content notify as allowed_mentions permits (absent:
+    they do); escaped (`@\u200beveryone`, discord.utils.escape_mentions) they never do."""
+    assert notifies_everyone("hi @everyone", None)
+    assert notifies_everyone("hi @here", {"parse": ["everyone"]})
+    assert not notifies_everyone("hi @everyone", {"parse": ["users"]})
+    assert not notifies_everyone("hi @everyone", {"parse": []})
+    assert not notifies_everyone(discord.utils.escape_mentions("hi @everyone @here"), None)
+
+
+async def test_the_emulator_records_each_requests_allowed_mentions(
+    emulator: Emulator, world: World, probe_bot: ProbeFactory
+) -> None:
+    """Issue 13 item 3: every create/edit that sets text keeps its allowed_mentions, so a test
+    can assert who would be pinged."""
+
+    async def nothing(interaction: discord.Interaction) -> None:
+        return None
+
+    async with probe_bot(nothing, allowed_mentions=discord.AllowedMentions.none()) as bot:
+        channel = bot.get_partial_messageable(world.table.id, guild_id=world.guild.id)
+        sent = await channel.send("@everyone look")
+        await channel.get_partial_message(sent.id).edit(
+            content="again",
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(world.alice.id)]),
+        )
+        message = emulator.messages[sent.id]
+        assert not message.notified_everyone
+        first, second = message.allowed_mentions
+        assert first is not None and not first.get("parse") and not first.get("users")
+        assert second is not None
+        assert [int(u) for u in second.get("users") or ()] == [world.alice.id]
+        loud = await channel.send(
+            "@everyone look", allowed_mentions=discord.AllowedMentions(everyone=True)
+        )
+        assert emulator.messages[loud.id].notified_everyone

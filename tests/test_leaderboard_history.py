@@ -236,7 +236,11 @@ async def test_a_game_played_at_a_table_shows_in_history_and_stats(
     assert int(entry["hands"]) == game.hand_number + 1
     assert running_bot.db is not None
     [stored] = await ResultsRepository(running_bot.db).history(world.guild.id)
-    recorded = Recorded(stored.game_id, table.result, game)
+    # The whole game's events: the table in memory keeps only its last hands'.
+    record = table.record
+    assert record.seed is not None
+    whole = table.rules.replay(record.options, record.seed, record.first_dealer, game.actions)
+    recorded = Recorded(stored.game_id, table.result, whole)
     _, pages = await read_log(world.alice, history, "Log 1")
     check_log(pages, recorded)
 

@@ -35,6 +35,24 @@ MESSAGE_CONTENT_INTENT = 1 << 15
 USER_MENTION = re.compile(r"<@!?(\d{1,20})>")
 
 
+EVERYONE_MENTION = re.compile(r"@(?:everyone|here)")
+
+
+def notifies_everyone(content: str, allowed_mentions: dict[str, Any] | None) -> bool:
+    """Whether a NEW message pings @everyone / @here: the text is in its content (an escaped
+    one, `@\u200beveryone`, is not) and `allowed_mentions` permits it (absent: it does)."""
+    if not EVERYONE_MENTION.search(content):
+        return False
+    return allowed_mentions is None or "everyone" in (allowed_mentions.get("parse") or ())
+
+
+def record_allowed_mentions(message: Message, body: dict[str, Any]) -> None:
+    """Keep what a request that sets text said about mentions (tests assert on it)."""
+    if "content" in body or "embeds" in body:
+        rule = body.get("allowed_mentions")
+        message.allowed_mentions.append(copy.deepcopy(rule) if rule is not None else None)
+
+
 def notified_users(content: str, allowed_mentions: dict[str, Any] | None) -> list[int]:
     """Who a NEW message notifies: the users mentioned in its content (mentions in embeds never
     notify), as `allowed_mentions` permits — absent: all; `parse` with "users": all; else only
@@ -274,7 +292,11 @@ class Messages:
             reference=reference,
         )
         self._emu.messages[message.id] = message
+        record_allowed_mentions(message, body)
         if ephemeral_for is None:
+            message.notified_everyone = notifies_everyone(
+                message.content, body.get("allowed_mentions")
+            )
             message.notified = [
                 u
                 for u in notified_users(message.content, body.get("allowed_mentions"))
@@ -349,6 +371,7 @@ class Messages:
         message.components = merged["components"]
         message.attachments = merged["attachments"]
         message.flags = new_flags & ~LOADING
+        record_allowed_mentions(message, body)
         if not was_loading:  # filling a "thinking" response is not shown as an edit
             message.edited_at = self._emu.clock.time()
         message.snapshot_version()

@@ -331,6 +331,11 @@ class Message:
         self.deleted = False
         self.dismissed = False
         self.notified: list[int] = []  # users this message notified when it was created
+        # Whether its creation notified @everyone / @here (allowed_mentions permitting).
+        self.notified_everyone = False
+        # The `allowed_mentions` of each request that set its content or embeds (create and
+        # edits, interaction answers included), None where the request carried none.
+        self.allowed_mentions: list[dict[str, Any] | None] = []
         self.versions: list[MessageVersion] = []
         self.snapshot_version()
 

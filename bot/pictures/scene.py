@@ -15,7 +15,9 @@ from bot.texts import t
 
 # The events that close one trick / round, and those that close a hand.
 TRICK_EVENTS = ("trick_won", "round_won", "round_tied")
-HAND_END_EVENTS = ("hand_scored", "hand_won")
+# A thrown-in euchre hand (E12, "redeal") ends a hand too: it took no trick, so the next deal's
+# picture shows no older hand's tricks (issue 13 item 6).
+HAND_END_EVENTS = ("hand_scored", "hand_won", "redeal")
 HAND_START_EVENTS = ("hand_dealt",)
 
 

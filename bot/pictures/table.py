@@ -276,7 +276,7 @@ def _winner_banner(draw: ImageDraw.ImageDraw, scene: Scene) -> None:
     assert view is not None
     winner = view["winner"]
     scores = view["scores"]
-    text = t("picture.winner", locale=scene.locale, number=winner + 1, a=scores[0], b=scores[1])
+    text = t("picture.winner", scene.locale, number=winner + 1, a=scores[0], b=scores[1])
     draw.rounded_rectangle(
         [CENTRE[0] - 170, CENTRE[1] + 62, CENTRE[0] + 170, CENTRE[1] + 100],
         radius=12,

@@ -83,14 +83,21 @@ def rules_for(game: str) -> GameRules:
 
 
 HAND_DEALT = "hand_dealt"  # both engines start every hand with this event
+# Enough trailing events for the table message's log (six sentences) whatever the hands were:
+# a thrown-in hand or a refused mão de dez is only a handful of events.
+KEEP_EVENTS = 64
 
 
 def forget_old_events(game: EngineGame) -> None:
-    """Drop the events of the hands before the previous one. A table in memory needs only
-    the previous hand's events and this hand's (the table message's log, the last hand's
-    picture); without this a long game grows by every event. `replay` brings all of them back
-    (the result's statistics, the game log)."""
+    """Drop the events of old hands. A table in memory shows only the previous hand's events
+    and this hand's (the last hand's picture) and the latest few sentences (the table message's
+    log); without this a long game grows by every event. The cut is at a hand's start, at least
+    one hand back and at least KEEP_EVENTS back. `replay` brings all of them back (the result's
+    statistics, the game log)."""
     events = game.events
+    if len(events) <= KEEP_EVENTS:
+        return
     starts = [index for index, event in enumerate(events) if event.kind == HAND_DEALT]
-    if len(starts) > 2:
-        del events[: starts[-2]]
+    cuts = [i for i in starts[:-1] if len(events) - i >= KEEP_EVENTS]
+    if cuts and cuts[-1] > 0:
+        del events[: cuts[-1]]

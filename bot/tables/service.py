@@ -101,6 +101,9 @@ class Table:
     # The game seat of each lobby position (identity until a game reorders them, E2).
     seat_of_position: list[int] = field(default_factory=lambda: [0, 1, 2, 3])
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # Serialises moves of the table's channel message (`/table show`, reposts, edits): never
+    # two live table messages. Not the state lock: a move waits on Discord, clicks must not.
+    message_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     closed: bool = False
     # A catalog key shown on the table message while the version is still `notice_version`
     # (e.g. "table restored" after a restart, until the next change).

@@ -193,6 +193,8 @@ STRINGS: dict[str, str] = {
     "table.field.trick": "On the table",
     "table.field.last_trick.euchre": "Last trick",
     "table.field.last_trick.truco": "Last round",
+    "table.field.last_trick.previous.euchre": "Last trick of the previous hand",
+    "table.field.last_trick.previous.truco": "Last round of the previous hand",
     "table.last_trick_winner": "{player} takes it",
     "table.last_trick_tied": "tied",
     "table.field.log": "Latest",

@@ -11,21 +11,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from discord.utils import escape_markdown
-
 from bot.engine.common import EngineError, team_of
 from bot.storage import FinishedGame
 from bot.tables.games import rules_for
 from bot.texts import n, t
 from bot.ui.events import cards_line, event_sentence, team_name
+from bot.ui.names import shown_name
 
 # A page's description: under the embed's 4096, leaving room for the title and footer within
 # the 6000 of a whole message.
 LOG_PAGE_CHARS = 3800
-
-
-def shown_name(name: str) -> str:
-    return escape_markdown(name) or "?"
 
 
 def timestamp(seconds: float, style: str = "f") -> str:

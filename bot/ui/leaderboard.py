@@ -43,7 +43,8 @@ from bot.texts import n, t
 from bot.ui.answer import locale_of, say, server_locale_of
 from bot.ui.buttons import KeyButton, detach
 from bot.ui.events import team_name
-from bot.ui.game_log import UnreadableGame, log_pages, shown_name, timestamp
+from bot.ui.game_log import UnreadableGame, log_pages, timestamp
+from bot.ui.names import shown_name
 from bot.ui.public import send_kwargs
 from bot.ui.render import COLOURS, MessageParts
 

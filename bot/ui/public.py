@@ -271,7 +271,16 @@ class PublicMessages:
             await asyncio.sleep(self.per_seconds - (now - channel.sent[0]))
 
     async def _edit(self, table: Table, *, picture: bool = True) -> None:
+        # Under the message lock: a `/table show` moving the message meanwhile must not have
+        # its retired message edited back to life (issue 13 item 2).
+        async with table.message_lock:
+            await self._edit_locked(table, picture=picture)
+
+    async def _edit_locked(self, table: Table, *, picture: bool = True) -> None:
         key, parts = await self.draw(table, picture=picture)
+        if table.message_id is None:
+            detach(parts.view)
+            return
         message_id = table.message_id
         assert message_id is not None
         message = self._client.get_partial_messageable(
@@ -281,11 +290,11 @@ class PublicMessages:
             await message.edit(**parts.kwargs())
         except discord.NotFound:
             if table.message_id == message_id and not table.closed:
-                await self.repost(table)
+                await self._repost_locked(table)
             return
         except discord.Forbidden:
             if parts.files:  # Attach Files was taken away: the text alone still goes
-                await self._edit(table, picture=False)
+                await self._edit_locked(table, picture=False)
                 return
             log.warning(
                 "no permission to edit table %s's message in channel %s", table.id, table.channel_id
@@ -294,7 +303,7 @@ class PublicMessages:
         except discord.HTTPException as error:
             if error.code == OLD_MESSAGE_EDITS_EXHAUSTED and not table.closed:
                 # Messages older than an hour get few edits: a fresh message gets the table.
-                await self.repost(table, retire=message_id)
+                await self._repost_locked(table, retire=message_id)
             else:
                 self._retry_later(table, error)
             return
@@ -326,6 +335,10 @@ class PublicMessages:
     async def repost(self, table: Table, *, retire: int | None = None) -> None:
         """Post the table again at the bottom of the channel (its message is gone, or may not
         be edited any more: then `retire` is deleted once the new one is up)."""
+        async with table.message_lock:
+            await self._repost_locked(table, retire=retire)
+
+    async def _repost_locked(self, table: Table, *, retire: int | None = None) -> None:
         channel = self._client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         key, parts = await self.draw(table)
         try:

@@ -7,12 +7,11 @@ The public message is drawn from `game.view(None)` only, and a hand message from
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import discord
-from discord.utils import escape_markdown
 
 from bot.engine.common import team_of
 from bot.tables.bot_moves import DEFAULT_LEVEL, LEVELS
@@ -23,6 +22,7 @@ from bot.ui.buttons import GameActionButton, TableButton
 from bot.ui.cards import card_text, cards_text, suit_text
 from bot.ui.custom_ids import game_action_id, table_button_id
 from bot.ui.events import cards_line, event_sentence, team_name
+from bot.ui.names import shown_name
 from bot.ui.table_picture import URL as PICTURE_URL
 from bot.ui.table_picture import wants_picture
 
@@ -63,7 +63,7 @@ def position_name(table: Table, position: int, locale: str | None) -> str:
     if seat.is_bot:
         level = t(f"bot.level.{seat.level or DEFAULT_LEVEL}", locale)
         return t("table.bot_name.level", locale, number=position + 1, level=level)
-    return escape_markdown(seat.name)
+    return shown_name(seat.name)
 
 
 def seat_name(table: Table, seat: int, locale: str | None) -> str:
@@ -447,16 +447,16 @@ def game_message(table: Table, locale: str | None = None) -> MessageParts:
         inline=False,
     )
     last = view["last_trick"]
-    if last is not None:
+    whose = last_trick_hand(game.events) if last is not None else None
+    if last is not None and whose is not None:
         winner = last.get("winner", last.get("winner_seat"))
         value = cards_line(last["cards"], name_of)
         if winner is not None:
             value += " — " + t("table.last_trick_winner", locale, player=name_of(winner))
         else:
             value += " — " + t("table.last_trick_tied", locale)
-        embed.add_field(
-            name=t(f"table.field.last_trick.{table.game_name}", locale), value=value, inline=False
-        )
+        key = "table.field.last_trick." + ("" if whose == "this" else "previous.")
+        embed.add_field(name=t(key + table.game_name, locale), value=value, inline=False)
     lines = log_lines(table, locale)
     if lines:
         embed.add_field(
@@ -604,6 +604,29 @@ def closed_message(table: Table, locale: str | None = None) -> MessageParts:
     )
     embed.set_footer(text=t("table.footer_closed", locale, table=table.id))
     return MessageParts(content="", embed=embed, view=None)
+
+
+HAND_START = "hand_dealt"
+TRICK_ENDS = frozenset({"trick_won", "round_won", "round_tied"})
+
+
+def last_trick_hand(events: Sequence[Any]) -> str | None:
+    """Whose is the engine's last trick (issue 13 item 6): "this" hand's, the "previous"
+    hand's, or None — it is older (the previous hand was thrown in, E12, or ended before a
+    trick, as a truco hand run from at once) and a new deal must not show it. Read from the
+    events of this hand and the one before, which the table always keeps (forget_old_events);
+    where this hand's start is not among them, nothing is claimed: "this"."""
+    starts = [index for index, event in enumerate(events) if event.kind == HAND_START]
+    if not starts:
+        return "this"
+    current = starts[-1]
+    if any(event.kind in TRICK_ENDS for event in events[current:]):
+        return "this"
+    if len(starts) < 2:
+        return None
+    if any(event.kind in TRICK_ENDS for event in events[starts[-2] : current]):
+        return "previous"
+    return None
 
 
 def moved_message(table: Table, locale: str | None = None) -> MessageParts:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 
@@ -40,9 +41,10 @@ from bot.tables.settings import BY_NAME
 from bot.texts import t
 from bot.ui import render
 from bot.ui.answer import locale_of, say
-from bot.ui.buttons import detach
+from bot.ui.buttons import DYNAMIC_ITEMS, detach
 from bot.ui.card_emojis import CardEmojis
 from bot.ui.custom_ids import parse_game_action, parse_table_button
+from bot.ui.leaderboard import DYNAMIC_ITEMS as BOARD_ITEMS
 from bot.ui.live_hands import LiveHands
 from bot.ui.public import PublicMessages, send_kwargs
 from bot.ui.translator import command_text
@@ -174,6 +176,9 @@ class TableUI:
             return
 
         async def work(locale: str) -> None:
+            if not self._in_its_place(interaction, parsed.table_id):
+                await say(interaction, t("button.invalid", locale))
+                return
             acquired = self.live_hands.now()
 
             async def act() -> render.MessageParts:
@@ -206,6 +211,9 @@ class TableUI:
         service = self.service
 
         async def work(locale: str) -> None:
+            if not self._in_its_place(interaction, table_id):
+                await say(interaction, t("button.invalid", locale))
+                return
             if verb in ("hand", "refresh"):
                 with self.live_hands.answering(table_id, user.id):
                     await self._show_hand(interaction, table_id, verb, locale)
@@ -251,17 +259,29 @@ class TableUI:
 
         await self.guarded(interaction, table_id, work)
 
+    def _in_its_place(self, interaction: discord.Interaction[Any], table_id: int) -> bool:
+        """A table's buttons work only in the table's own server and channel (issue 13 item
+        5): a click carrying its id anywhere else is not valid. An unknown or closed table
+        raises NoSuchTable, as before."""
+        table = self.service.get(table_id)
+        return interaction.guild_id == table.guild_id and interaction.channel_id == table.channel_id
+
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """A click whose custom_id is not on its message (forged) never reaches a DynamicItem:
-        discord.py drops it silently. Answer it here when it claims to be a table button."""
+        """Every component interaction gets an answer (issue 13 item 4). discord.py hands a
+        click to a DynamicItem only when its custom_id is a button of the clicked message AND
+        matches a template; any other click (a forged or garbled id, a random one, an overlong
+        one, one with whitespace) it drops silently, and the user would see "This interaction
+        failed". Answer those here: the button is not valid."""
         if interaction.type is not discord.InteractionType.component:
             return
         data: Any = interaction.data or {}
         custom_id = str(data.get("custom_id", ""))
-        if not custom_id.startswith(("t:", "tb:")):
-            return  # another feature's component
         message = interaction.message
-        if message is not None and custom_id in _component_ids(message.components):
+        if (
+            message is not None
+            and custom_id in _component_ids(message.components)
+            and any(p.fullmatch(custom_id) for p in _templates())
+        ):
             return  # dispatched to the DynamicItem, which answers
         await say(interaction, t("button.invalid", locale_of(interaction)))
 
@@ -459,10 +479,16 @@ class TableUI:
             table = self.service.in_channel(channel_id)
             if table is None:
                 raise NoSuchTable()
-            old_message_id = table.message_id
-            await self._post_table_message(interaction, table, locale)
-            if old_message_id is not None and old_message_id != table.message_id:
-                await self._retire_message(table, old_message_id)
+            # One move at a time (issue 13 item 2): two shows at once would otherwise each
+            # retire the message they saw and leave two live table messages.
+            await self.in_time(interaction, table.message_lock.acquire(), ephemeral_thinking=True)
+            try:
+                old_message_id = table.message_id
+                await self._post_table_message(interaction, table, locale)
+                if old_message_id is not None and old_message_id != table.message_id:
+                    await self._retire_message(table, old_message_id)
+            finally:
+                table.message_lock.release()
 
         await self.guarded(interaction, None, work)
 
@@ -508,6 +534,11 @@ def chosen_settings(
     if pictures is not None:
         chosen["pictures"] = pictures
     return chosen
+
+
+def _templates() -> list[re.Pattern[str]]:
+    """The custom_id templates of every button the bot sends (tables, leaderboard, history)."""
+    return [item.__discord_ui_compiled_template__ for item in DYNAMIC_ITEMS + BOARD_ITEMS]
 
 
 def _component_ids(components: Any) -> set[str]:
