@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import re
+import unicodedata
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
@@ -154,7 +155,13 @@ def _text(
 def shown_name(name: str) -> str:
     kept = " ".join(_kept(name).split())
     if len(kept) > MAX_NAME:
-        kept = kept[: MAX_NAME - 1] + "…"
+        # Cut between letters: not before a vowel sign or after a virama or joiner (Devanagari).
+        cut = MAX_NAME - 1
+        while cut > 1 and (
+            unicodedata.category(kept[cut]).startswith("M") or kept[cut - 1] in "\u094d" + JOINERS
+        ):
+            cut -= 1
+        kept = kept[:cut] + "…"
     return kept or "?"
 
 
