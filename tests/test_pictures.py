@@ -9,6 +9,7 @@ import asyncio
 import dataclasses
 import io
 import re
+from typing import Any
 
 import pytest
 from PIL import Image, ImageChops, ImageDraw, ImageFont, features
@@ -202,10 +203,26 @@ def test_every_hindi_picture_label_is_drawn(key: str) -> None:
 def test_a_hindi_table_picture_draws_its_labels(
     game: str, stage: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 12: a table picture with locale "hi" shows its labels: it differs from the same
-    picture drawn with the Devanagari letters left out of every label, over a large area."""
+    """Issue 12: a table picture with locale "hi" shows its labels: every Hindi text the picture
+    draws inks most of its measured width, and the picture differs over a large area from the
+    same picture drawn with the Devanagari letters left out of every label."""
     scene = scene_of(samples.stages(game)[stage], "hi")
+    labels: list[tuple[str, int, bool]] = []
+    original = table._text
+
+    def spy(
+        draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, **kw: Any
+    ) -> None:
+        labels.append((text, size, kw.get("bold", True)))
+        original(draw, xy, text, size, **kw)
+
+    monkeypatch.setattr(table, "_text", spy)
     shown = table.draw_table(scene)
+    hindi = [label for label in labels if re.search("[\u0900-\u097f]", label[0])]
+    assert len(hindi) >= (2 if stage == "lobby" else 6)
+    for text, size, bold in hindi:
+        length, pixels, width = drawn(text, size, bold=bold)
+        assert length > 0 and pixels > 0 and width >= 0.8 * length, text
 
     def without_devanagari(key: str, locale: str | None = None, /, **values: object) -> str:
         return re.sub("[\u0900-\u097f]", "", t(key, locale, **values))
@@ -213,7 +230,7 @@ def test_a_hindi_table_picture_draws_its_labels(
     monkeypatch.setattr(table, "t", without_devanagari)
     bare = table.draw_table(scene)
     difference = ImageChops.difference(shown, bare).convert("L").point(lambda v: v > 40 and 255)
-    assert sum(1 for v in difference.tobytes() if v) > 300
+    assert sum(1 for v in difference.tobytes() if v) > 1200
 
 
 def test_a_devanagari_name_keeps_its_letters_and_is_drawn() -> None:
