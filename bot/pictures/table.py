@@ -127,7 +127,7 @@ def _run_mask(part: str, size: int, bold: bool, devanagari: bool) -> tuple[Image
     Devanagari features again each time), and a picture's labels repeat from one version to
     the next."""
     run_font = _font(size, bold, devanagari)
-    left, top, right, bottom = run_font.getbbox(part, anchor="ls")
+    left, top, right, bottom = (round(edge) for edge in run_font.getbbox(part, anchor="ls"))
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)))
     ImageDraw.Draw(mask).text((-left, -top), part, font=run_font, fill=255, anchor="ls")
     return mask, left, top
