@@ -7,7 +7,7 @@ after the first picture); the very first picture of a process, which draws its c
 is timed on its own. The budget is 30 ms a render and 150 KB a picture. Times are CPU time of
 this process (time.process_time), which a shared machine disturbs less than wall time.
 
-    .venv/bin/python scripts/bench_pictures.py [--repeats 200]
+    .venv/bin/python scripts/bench_pictures.py [--repeats 200] [--locale hi]
 """
 
 from __future__ import annotations
@@ -34,12 +34,14 @@ def percentile(values: list[float], fraction: float) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeats", type=int, default=200)
+    parser.add_argument("--locale", default=None, help="guild locale of the pictures (e.g. hi)")
     args = parser.parse_args()
+    locale = args.locale
 
     tables = {game: samples.stages(game) for game in ("euchre", "truco")}
     first = tables["euchre"]["trick"]
     start = time.process_time()
-    table_png(scene_of(first))
+    table_png(scene_of(first, locale))
     print(
         f"first picture of the process (draws its card sprites): "
         f"{(time.process_time() - start) * 1000:.1f} ms"
@@ -54,7 +56,7 @@ def main() -> None:
             data = b""
             for _ in range(args.repeats):
                 start = time.process_time()
-                data = table_png(scene_of(table))
+                data = table_png(scene_of(table, locale))
                 times.append((time.process_time() - start) * 1000)
             worst = max(worst, percentile(times, 0.99))
             sizes.append(len(data))

@@ -6,13 +6,17 @@ Time is measured by scripts/bench_pictures.py, never here; sizes are checked her
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
+import re
+from typing import Any
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops, ImageDraw, ImageFont, features
 
-from bot.pictures import samples
+from bot.pictures import samples, table
 from bot.pictures.cards import (
+    DEVANAGARI_LAYOUT,
     EMOJI_SIZE,
     RED,
     card_back,
@@ -22,6 +26,8 @@ from bot.pictures.cards import (
 )
 from bot.pictures.scene import scene_of
 from bot.pictures.table import HEIGHT, WIDTH, shown_name, table_png
+from bot.texts import t
+from bot.texts.en import STRINGS as ENGLISH
 from bot.ui.table_picture import TablePictures
 
 MAX_PNG = 150_000
@@ -143,3 +149,127 @@ async def test_a_picture_is_drawn_once_per_version() -> None:
     table.record.version += 1
     assert await pictures.png(scene_of(table)) != first
     assert pictures.drawn == 2
+
+
+HINDI_NAME = "अनिल कुमार"
+
+
+def ink(image: Image.Image) -> tuple[int, int]:
+    """(inked pixels, width of the inked box) of white-on-black text."""
+    grey = image.convert("L").point(lambda v: 255 if v > 60 else 0)
+    box = grey.getbbox()
+    return (sum(1 for v in grey.tobytes() if v), 0 if box is None else box[2] - box[0])
+
+
+def drawn(text: str, size: int = 17, *, bold: bool = True) -> tuple[float, int, int]:
+    """(measured width, inked pixels, inked width) of `text` drawn as the picture draws it."""
+    image = Image.new("RGB", (640, 60))
+    draw = ImageDraw.Draw(image)
+    table._text(draw, (10, 30), text, size, fill=(255, 255, 255), bold=bold, anchor="lm")
+    return (table._length(draw, text, size, bold=bold), *ink(image))
+
+
+# Every text drawn on the picture (file_description is the attachment's alt text).
+PICTURE_LABELS = sorted(
+    k for k in ENGLISH if k.startswith("picture.") and k != "picture.file_description"
+)
+
+
+@pytest.mark.parametrize("key", PICTURE_LABELS)
+def test_every_hindi_picture_label_is_drawn(key: str) -> None:
+    """Issue 12 (follow-up of 11): on a Hindi server (guild_locale hi) every label of the
+    picture is drawn, its Devanagari letters with Noto Sans Devanagari (DejaVu Sans has none),
+    its digits and Latin letters with DejaVu Sans."""
+    values = {
+        "number": 2,
+        "target": 10,
+        "name": "Carla",
+        "ask": t("truco.ask.truco", "hi"),
+        "points": 4,
+    }
+    text = t(key, "hi", a=6, b=11, **values)
+    assert re.search("[\u0900-\u097f]", text), f"{key} is not Hindi: {text!r}"
+    length, pixels, width = drawn(text)
+    assert length > 0 and pixels > 20 * len(text.split())
+    assert width >= 0.8 * length, f"{key}: {text!r} inks {width} of {length:.0f} px"
+    # The Devanagari letters alone are inked too (not only the digits and Latin names).
+    letters = " ".join(re.findall("[\u0900-\u097f]+", text))
+    assert drawn(letters)[1] > 20 * len(letters.split())
+
+
+@pytest.mark.parametrize(
+    ("game", "stage"), [(g, s) for g, stages in STAGES.items() for s in stages]
+)
+def test_a_hindi_table_picture_draws_its_labels(
+    game: str, stage: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 12: a table picture with locale "hi" shows its labels: every Hindi text the picture
+    draws inks most of its measured width, and the picture differs over a large area from the
+    same picture drawn with the Devanagari letters left out of every label."""
+    scene = scene_of(samples.stages(game)[stage], "hi")
+    labels: list[tuple[str, int, bool]] = []
+    original = table._text
+
+    def spy(
+        draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, **kw: Any
+    ) -> None:
+        labels.append((text, size, kw.get("bold", True)))
+        original(draw, xy, text, size, **kw)
+
+    monkeypatch.setattr(table, "_text", spy)
+    shown = table.draw_table(scene)
+    hindi = [label for label in labels if re.search("[\u0900-\u097f]", label[0])]
+    assert len(hindi) >= (2 if stage == "lobby" else 6)
+    for text, size, bold in hindi:
+        length, pixels, width = drawn(text, size, bold=bold)
+        assert length > 0 and pixels > 0 and width >= 0.8 * length, text
+
+    def without_devanagari(key: str, locale: str | None = None, /, **values: object) -> str:
+        return re.sub("[\u0900-\u097f]", "", t(key, locale, **values))
+
+    monkeypatch.setattr(table, "t", without_devanagari)
+    bare = table.draw_table(scene)
+    difference = ImageChops.difference(shown, bare).convert("L").point(lambda v: v > 40 and 255)
+    assert sum(1 for v in difference.tobytes() if v) > 1200
+
+
+def test_a_devanagari_name_keeps_its_letters_and_is_drawn() -> None:
+    """Issue 12: a Devanagari player name keeps its letters on the picture; a mixed name keeps
+    both scripts; a long one is cut between letters, not inside one (a vowel sign or a conjunct)."""
+    assert shown_name(HINDI_NAME) == HINDI_NAME
+    assert shown_name("Ravi 🃏 शर्मा") == "Ravi शर्मा"
+    assert shown_name("👨\u200d👩\u200d👧") == "?"
+    assert shown_name("क्ष" * 6 + "a") == "क्ष" * 5 + "…"
+    length, pixels, width = drawn(HINDI_NAME)
+    assert length > 60 and pixels > 150 and width >= 0.8 * length
+    # Mixed text: the Latin and the Devanagari parts both ink, side by side.
+    mixed, latin, hindi = drawn("Ravi शर्मा"), drawn("Ravi"), drawn("शर्मा")
+    assert mixed[0] == pytest.approx(latin[0] + drawn(" ")[0] + hindi[0], abs=1)
+    assert mixed[1] >= 0.9 * (latin[1] + hindi[1])
+    # On the table: the bottom plate (seat 0) carries the name.
+    scene = scene_of(samples.stages("euchre")["trick"], "hi")
+    named = dataclasses.replace(scene, names=[HINDI_NAME, *scene.names[1:]])
+    unnamed = dataclasses.replace(scene, names=["", *scene.names[1:]])
+    plate = (WIDTH // 2 - 120, HEIGHT - 50, WIDTH // 2 + 120, HEIGHT - 20)
+    a, b = (table.draw_table(s).crop(plate) for s in (named, unnamed))
+    changed = ImageChops.difference(a, b).convert("L").point(lambda v: v > 40 and 255)
+    assert sum(1 for v in changed.tobytes() if v) > 150
+
+
+def test_devanagari_is_shaped_with_raqm_when_pillow_has_it() -> None:
+    """Issue 12: with Pillow's raqm layout the vowel sign ि is drawn before its consonant
+    (कि), so the pair inks differently from the letters side by side; without raqm the picture
+    falls back to the basic layout."""
+    expected = ImageFont.Layout.RAQM if features.check("raqm") else ImageFont.Layout.BASIC
+    assert expected == DEVANAGARI_LAYOUT
+    if expected != ImageFont.Layout.RAQM:
+        pytest.skip("Pillow without raqm: basic layout, no shaping")
+    shaped = Image.new("RGB", (80, 40))
+    apart = Image.new("RGB", (80, 40))
+    table._text(ImageDraw.Draw(shaped), (10, 20), "कि", 20, fill=(255, 255, 255), anchor="lm")
+    draw = ImageDraw.Draw(apart)
+    table._text(draw, (10, 20), "क", 20, fill=(255, 255, 255), anchor="lm")
+    table._text(
+        draw, (10 + table._length(draw, "क", 20), 20), "ि", 20, fill=(255, 255, 255), anchor="lm"
+    )
+    assert shaped.tobytes() != apart.tobytes()

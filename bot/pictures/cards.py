@@ -13,7 +13,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont, features
 
 from bot.engine.euchre.cards import JOKER_CODE
 from bot.engine.euchre.cards import RANKS as EUCHRE_RANKS
@@ -37,6 +37,19 @@ def font(size: int, *, bold: bool = True) -> ImageFont.FreeTypeFont:
     """DejaVu Sans, shipped with the project (fonts/LICENSE): Latin, Greek and Cyrillic."""
     name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
     return ImageFont.truetype(str(FONTS / name), size)
+
+
+# Devanagari needs shaping (vowel signs placed around their consonant, conjuncts): Pillow's raqm
+# layout does it; without raqm the letters are drawn one by one, still readable.
+DEVANAGARI_LAYOUT = ImageFont.Layout.RAQM if features.check("raqm") else ImageFont.Layout.BASIC
+
+
+@lru_cache(maxsize=32)
+def devanagari_font(size: int, *, bold: bool = True) -> ImageFont.FreeTypeFont:
+    """Noto Sans Devanagari, shipped with the project (fonts/NotoSansDevanagari-LICENSE): the
+    Devanagari letters of Hindi labels and names (issue 12), which DejaVu Sans lacks."""
+    name = "NotoSansDevanagari-Bold.ttf" if bold else "NotoSansDevanagari-Regular.ttf"
+    return ImageFont.truetype(str(FONTS / name), size, layout_engine=DEVANAGARI_LAYOUT)
 
 
 def _draw_suit(draw: ImageDraw.ImageDraw, suit: str, box: tuple[int, int, int, int]) -> None:

@@ -9,13 +9,15 @@ test can tell which state a sent picture shows.
 from __future__ import annotations
 
 import io
+import re
+import unicodedata
 from functools import lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 from PIL.PngImagePlugin import PngInfo
 
 from bot.engine.truco.game import BASE_VALUE
-from bot.pictures.cards import card_back, card_face, font, suit_symbol
+from bot.pictures.cards import card_back, card_face, devanagari_font, font, suit_symbol
 from bot.pictures.scene import Scene, Trick
 from bot.texts import t
 
@@ -47,25 +49,137 @@ def _felt(game: str) -> Image.Image:
     return image
 
 
+# Devanagari letters (Hindi) are drawn with Noto Sans Devanagari, everything else with DejaVu
+# Sans; the zero-width joiners, which pick a conjunct's form, go with the Devanagari letters.
+DEVANAGARI = re.compile("[\u0900-\u097f]")
+JOINERS = "\u200c\u200d"
+
+
+def _is_devanagari(character: str) -> bool:
+    return "\u0900" <= character <= "\u097f" or character in JOINERS
+
+
+def _font(size: int, bold: bool, devanagari: bool) -> ImageFont.FreeTypeFont:
+    return devanagari_font(size, bold=bold) if devanagari else font(size, bold=bold)
+
+
 @lru_cache(maxsize=4096)
 def _has_glyph(character: str) -> bool:
-    """The shipped font has Latin, Greek and Cyrillic letters: anything else (emoji, other
-    scripts) is left out of a name rather than drawn as an empty box; the text message keeps
-    the full name."""
-    return character == " " or _glyph(character) != _glyph("\ufffe")
+    """The shipped fonts have Latin, Greek, Cyrillic and Devanagari letters: anything else
+    (emoji, other scripts) is left out of a name or label rather than drawn as an empty box; the
+    text message keeps the full name."""
+    if character == " " or character in JOINERS:
+        return True
+    devanagari = _is_devanagari(character)
+    return _glyph(character, devanagari) != _glyph("\ufffe", devanagari)
 
 
 @lru_cache(maxsize=4096)
-def _glyph(character: str) -> bytes:
-    image = Image.new("L", (24, 24))
-    ImageDraw.Draw(image).text((2, 2), character, font=font(16), fill=255)
+def _glyph(character: str, devanagari: bool = False) -> bytes:
+    image = Image.new("L", (32, 32))
+    draw = ImageDraw.Draw(image)
+    draw.text((6, 4), character, font=_font(16, True, devanagari), fill=255)
     return image.tobytes()
 
 
+def _kept(text: str) -> str:
+    """`text` without the letters neither font has; a joiner stays only after a Devanagari
+    letter (elsewhere it is what is left of an emoji sequence)."""
+    kept: list[str] = []
+    for character in text:
+        if character in JOINERS:
+            if kept and DEVANAGARI.match(kept[-1]):
+                kept.append(character)
+        elif _has_glyph(character):
+            kept.append(character)
+    return "".join(kept)
+
+
+@lru_cache(maxsize=1024)
+def _runs(text: str) -> tuple[tuple[str, bool], ...]:
+    """`text` (with Devanagari in it) cut into runs of one font each: (part, is Devanagari).
+    A space goes with the run before it (at the start, with the run after it)."""
+    runs: list[tuple[str, bool]] = []
+    part, devanagari = "", False
+    for character in _kept(text):
+        if character == " " or (part and character in JOINERS):
+            part += character
+            continue
+        script = _is_devanagari(character)
+        if part.strip() and script != devanagari:
+            runs.append((part, devanagari))
+            part = ""
+        part, devanagari = part + character, script
+    if part:
+        runs.append((part, devanagari))
+    return tuple(runs)
+
+
+@lru_cache(maxsize=2048)
+def _run_length(part: str, size: int, bold: bool, devanagari: bool) -> float:
+    return _font(size, bold, devanagari).getlength(part)
+
+
+@lru_cache(maxsize=2048)
+def _run_mask(part: str, size: int, bold: bool, devanagari: bool) -> tuple[Image.Image, int, int]:
+    """A run of text drawn once as a mask, with its box's offset from the run's left end on the
+    baseline: shaping with raqm costs about a millisecond a call (HarfBuzz plans the font's
+    Devanagari features again each time), and a picture's labels repeat from one version to
+    the next."""
+    run_font = _font(size, bold, devanagari)
+    left, top, right, bottom = (round(edge) for edge in run_font.getbbox(part, anchor="ls"))
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)))
+    ImageDraw.Draw(mask).text((-left, -top), part, font=run_font, fill=255, anchor="ls")
+    return mask, left, top
+
+
+def _length(draw: ImageDraw.ImageDraw, text: str, size: int, *, bold: bool = True) -> float:
+    """The width of `text` as _text draws it."""
+    if not DEVANAGARI.search(text):
+        return draw.textlength(text, font=font(size, bold=bold))
+    return sum(_run_length(part, size, bold, devanagari) for part, devanagari in _runs(text))
+
+
+def _text(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    *,
+    fill: tuple[int, int, int],
+    bold: bool = True,
+    anchor: str = "la",
+) -> None:
+    """draw.text with DejaVu Sans, except that the Devanagari runs of a text (a Hindi label, a
+    name in Devanagari) are drawn with Noto Sans Devanagari on the same baseline. `anchor` is
+    Pillow's two letters: l/m/r, then a/m/s/b/d (the ascent and descent of the fonts used)."""
+    if not DEVANAGARI.search(text):
+        draw.text(xy, text, font=font(size, bold=bold), fill=fill, anchor=anchor)
+        return
+    runs = _runs(text)
+    widths = [_run_length(part, size, bold, devanagari) for part, devanagari in runs]
+    metrics = [_font(size, bold, devanagari).getmetrics() for _, devanagari in runs]
+    ascent = max(up for up, _ in metrics)
+    descent = max(down for _, down in metrics)
+    x = xy[0] - {"l": 0.0, "m": sum(widths) / 2, "r": sum(widths)}[anchor[0]]
+    y = xy[1] + {"a": ascent, "m": (ascent - descent) / 2, "s": 0}.get(anchor[1], -descent)
+    for (part, devanagari), width in zip(runs, widths, strict=True):
+        if part.strip():
+            mask, left, top = _run_mask(part, size, bold, devanagari)
+            draw.bitmap((round(x) + left, round(y) + top), mask, fill=fill)
+        x += width
+
+
 def shown_name(name: str) -> str:
-    kept = " ".join("".join(c for c in name if _has_glyph(c)).split())
+    kept = " ".join(_kept(name).split())
     if len(kept) > MAX_NAME:
-        kept = kept[: MAX_NAME - 1] + "…"
+        # Cut between letters: not before a vowel sign or after a virama or joiner (Devanagari).
+        cut = MAX_NAME - 1
+        while cut > 1 and (
+            unicodedata.category(kept[cut]).startswith("M") or kept[cut - 1] in "\u094d" + JOINERS
+        ):
+            cut -= 1
+        kept = kept[:cut] + "…"
     return kept or "?"
 
 
@@ -85,20 +199,18 @@ def _plate(
     note: str = "",
 ) -> int:
     """A name plate; returns its width."""
-    name_font = font(17)
-    note_font = font(12, bold=False)
-    width = max(110, round(draw.textlength(text, font=name_font)) + 34)
+    width = max(110, round(_length(draw, text, 17)) + 34)
     if note:
-        width = max(width, round(draw.textlength(note, font=note_font)) + 24)
+        width = max(width, round(_length(draw, note, 12, bold=False)) + 24)
     height = 40 if note else 28
     x0, y0 = centre[0] - width // 2, centre[1] - height // 2
     fill = TURN if to_act else PLATE
     draw.rounded_rectangle([x0, y0, x0 + width, y0 + height], radius=10, fill=fill)
     draw.rounded_rectangle([x0, y0, x0 + 8, y0 + height], radius=4, fill=TEAM_COLOURS[team])
     text_y = y0 + 14
-    draw.text((centre[0] + 4, text_y), text, font=name_font, fill=PLATE_TEXT, anchor="mm")
+    _text(draw, (centre[0] + 4, text_y), text, 17, fill=PLATE_TEXT, anchor="mm")
     if note:
-        draw.text((centre[0] + 4, y0 + 31), note, font=note_font, fill=PLATE_TEXT, anchor="mm")
+        _text(draw, (centre[0] + 4, y0 + 31), note, 12, bold=False, fill=PLATE_TEXT, anchor="mm")
     return width
 
 
@@ -146,23 +258,24 @@ def _score_box(draw: ImageDraw.ImageDraw, scene: Scene) -> None:
     assert view is not None
     locale = scene.locale
     title = t(f"game.{scene.game}", locale)
-    big, small = font(18), font(13, bold=False)
     draw.rounded_rectangle([22, 18, 226, 114], radius=12, fill=RAIL[scene.game], outline=WHITE)
-    draw.text((34, 26), title, font=big, fill=WHITE)
-    draw.text(
-        (34 + draw.textlength(title, font=big) + 8, 31),
+    _text(draw, (34, 26), title, 18, fill=WHITE)
+    _text(
+        draw,
+        (34 + _length(draw, title, 18) + 8, 31),
         t("picture.target", locale, target=view["target"]),
-        font=small,
+        13,
+        bold=False,
         fill=DIM,
     )
     if scene.stage == "play":
         # The column of tricks (euchre) or rounds (truco) won in this hand.
         column = t(f"picture.tricks.{scene.game}", locale)
-        draw.text((212, 56), column, font=font(11), fill=TURN, anchor="rb")
+        _text(draw, (212, 56), column, 11, fill=TURN, anchor="rb")
     for team in (0, 1):
         y = 62 + team * 24
         draw.rounded_rectangle([34, y + 3, 46, y + 15], radius=3, fill=TEAM_COLOURS[team])
-        draw.text((54, y), t("picture.team", locale, number=team + 1), font=font(16), fill=WHITE)
+        _text(draw, (54, y), t("picture.team", locale, number=team + 1), 16, fill=WHITE)
         draw.text((160, y - 2), str(view["scores"][team]), font=font(20), fill=WHITE)
         if scene.stage == "play":
             tricks = view["tricks_won"][team]
@@ -183,20 +296,14 @@ def _euchre_box(image: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene) -> 
     draw.rounded_rectangle(
         [x0, 18, WIDTH - 22, 114], radius=12, fill=RAIL[scene.game], outline=WHITE
     )
-    label = font(14)
     if view["trump"] is not None:
-        draw.text((x0 + 12, 26), t("picture.trump", locale), font=label, fill=WHITE)
+        _text(draw, (x0 + 12, 26), t("picture.trump", locale), 14, fill=WHITE)
         _suit_chip(image, draw, view["trump"], x0 + 14, 48)
         maker = shown_name(scene.names[view["maker"]])
-        draw.text(
-            (x0 + 56, 56),
-            t("picture.maker", locale, name=maker),
-            font=font(13, bold=False),
-            fill=DIM,
-        )
+        _text(draw, (x0 + 56, 56), t("picture.maker", locale, name=maker), 13, bold=False, fill=DIM)
     else:
         key = "picture.turned_down" if view["turned_down"] else "picture.turned_up"
-        draw.text((x0 + 12, 26), t(key, locale), font=label, fill=WHITE)
+        _text(draw, (x0 + 12, 26), t(key, locale), 14, fill=WHITE)
         card = card_face(view["turned_card"], 40)
         if view["turned_down"]:
             card = card.convert("LA").convert("RGBA")
@@ -213,7 +320,7 @@ def _truco_box(draw: ImageDraw.ImageDraw, scene: Scene) -> None:
     draw.rounded_rectangle(
         [x0, 18, WIDTH - 22, 114], radius=12, fill=RAIL[scene.game], outline=WHITE
     )
-    draw.text((x0 + 12, 26), t("picture.worth", locale), font=font(14), fill=WHITE)
+    _text(draw, (x0 + 12, 26), t("picture.worth", locale), 14, fill=WHITE)
     value = view["hand_value"]
     raised = value > BASE_VALUE  # T9: a raised hand's worth is drawn in gold
     draw.text((x0 + 12, 44), str(value), font=font(34), fill=TURN if raised else WHITE)
@@ -226,7 +333,7 @@ def _truco_box(draw: ImageDraw.ImageDraw, scene: Scene) -> None:
     if view.get("iron_hand"):
         lines.append(t("picture.iron_hand", locale))
     for index, line in enumerate(lines[:3]):
-        draw.text((x0 + 58, 50 + index * 17), line, font=font(13), fill=TURN)
+        _text(draw, (x0 + 58, 50 + index * 17), line, 13, fill=TURN)
 
 
 def _trick(image: Image.Image, scene: Scene) -> None:
@@ -246,7 +353,7 @@ def _last_hand(image: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene) -> N
         heading = t("picture.hand_points", locale, number=team + 1, points=points)
     else:
         heading = t("picture.last_hand", locale)
-    draw.text((CENTRE[0], CENTRE[1] - 76), heading, font=font(17), fill=WHITE, anchor="mm")
+    _text(draw, (CENTRE[0], CENTRE[1] - 76), heading, 17, fill=WHITE, anchor="mm")
     if not tricks:
         return
     step = 15 if len(tricks) > 3 else 30
@@ -267,7 +374,7 @@ def _last_hand(image: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene) -> N
             else t("picture.tied", locale)
         )
         colour = TEAM_COLOURS[trick.winner % 2] if trick.winner is not None else DIM
-        draw.text((x + width / 2, y + 42), label, font=font(13), fill=colour, anchor="mm")
+        _text(draw, (x + width / 2, y + 42), label, 13, fill=colour, anchor="mm")
         x += width + gap
 
 
@@ -282,16 +389,18 @@ def _winner_banner(draw: ImageDraw.ImageDraw, scene: Scene) -> None:
         radius=12,
         fill=TURN,
     )
-    draw.text((CENTRE[0], CENTRE[1] + 81), text, font=font(20), fill=PLATE_TEXT, anchor="mm")
+    _text(draw, (CENTRE[0], CENTRE[1] + 81), text, 20, fill=PLATE_TEXT, anchor="mm")
 
 
 def _lobby(draw: ImageDraw.ImageDraw, scene: Scene) -> None:
     locale = scene.locale
-    draw.text(CENTRE, t(f"game.{scene.game}", locale), font=font(34), fill=WHITE, anchor="mm")
-    draw.text(
+    _text(draw, CENTRE, t(f"game.{scene.game}", locale), 34, fill=WHITE, anchor="mm")
+    _text(
+        draw,
         (CENTRE[0], CENTRE[1] + 34),
         t("picture.lobby", locale),
-        font=font(16, bold=False),
+        16,
+        bold=False,
         fill=DIM,
         anchor="mm",
     )
