@@ -47,6 +47,7 @@ async def test_migrations_build_the_schema_from_an_empty_file(tmp_path: Path) ->
             (1, "initial"),
             (2, "table_settings_and_bot_levels"),
             (3, "turn_timers_pings_ready"),
+            (4, "one_open_table_per_channel"),
         ]
         assert await db.migrate() == []  # nothing left to apply
     finally:
@@ -164,7 +165,7 @@ async def test_open_refuses_an_in_memory_database(tmp_path: Path) -> None:
 
 INSERT_TABLE = (
     "INSERT INTO tables (guild_id, channel_id, host_id, game, options, status, version,"
-    " created_at) VALUES (1, 2, 3, 'euchre', '{}', 'lobby', 0, 0)"
+    " created_at) VALUES (1, 2, 3, 'euchre', '{}', 'finished', 0, 0)"
 )
 
 

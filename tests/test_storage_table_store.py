@@ -230,7 +230,7 @@ async def test_appends_to_a_lobby_or_a_finished_table_are_refused(tmp_path: Path
     db = await open_db(tmp_path)
     store = SqliteTableStore(db)
     try:
-        waiting = lobby()
+        waiting = lobby(channel=11)  # play_game plays in channel 10
         waiting.id = await store.create_table(waiting)
         with pytest.raises(TableNotPlaying):
             await store.append_action(waiting.id, 0, "pass", 1)

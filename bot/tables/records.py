@@ -10,6 +10,15 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 
+class ChannelTaken(Exception):
+    """`TableStore.create_table` (or `start_game`): the store already holds an open (lobby or
+    playing) table in this channel, perhaps made by another process. Nothing was written."""
+
+    def __init__(self, channel_id: int) -> None:
+        super().__init__(f"channel {channel_id} already has an open table")
+        self.channel_id = channel_id
+
+
 @dataclass(frozen=True)
 class SeatRecord:
     """Who sits at one lobby position. A bot seat has no user id."""

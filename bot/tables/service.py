@@ -64,7 +64,7 @@ from bot.tables.errors import (
     UnknownBotLevel,
 )
 from bot.tables.games import EngineGame, GameRules, forget_old_events, rules_for
-from bot.tables.records import GameResult, SeatRecord, TableRecord, TableStore
+from bot.tables.records import ChannelTaken, GameResult, SeatRecord, TableRecord, TableStore
 from bot.tables.results import build_result
 from bot.tables.settings import BY_NAME, normalise_settings, setting_of
 
@@ -316,7 +316,12 @@ class TableService:
                 created_at=self._clock(),
                 settings=table_settings,
             )
-            record.id = await self.store.create_table(record)
+            try:
+                record.id = await self.store.create_table(record)
+            except ChannelTaken:
+                # The store's one-open-table-per-channel index: another process (a shard of
+                # this bot) holds an open table here that this process does not know.
+                raise ChannelBusy(None) from None
             table = Table(record=record, rules=rules)
             self._register(table)
         if replaced is not None:
