@@ -37,7 +37,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.storage import Database, ResultsRepository, SqliteTableStore
+from bot.storage import Database, ResultsRepository, SqliteTableStore, StaleVersion
+from bot.storage.database import execute, fetch_one
 from bot.storage.periods import period_start
 from bot.storage.results import (
     HISTORY_ALL,
@@ -157,6 +158,108 @@ async def bench_appends(
         return plain, finishing
     finally:
         await db.close()
+
+
+# --- 1b. appends/s: today's one-trip path against the old five-trip path, in this process -------
+
+
+class LegacyStore(SqliteTableStore):
+    """The write path as it was before issue 13 item 7: five trips to aiosqlite's thread (BEGIN,
+    SELECT, INSERT, UPDATE, COMMIT) under the one lock that reads also took. Kept here only to
+    measure against, in the same process, on the same machine, at the same moment."""
+
+    async def append_action(  # type: ignore[override]
+        self, table_id: int, seat: int, action: str, version: int, result: None = None, **_: Any
+    ) -> None:
+        async with self._db.transaction() as conn:
+            row = await fetch_one(
+                conn,
+                "SELECT version, status,"
+                " (SELECT coalesce(max(seq) + 1, 0) FROM table_actions WHERE table_id = ?)"
+                " FROM tables WHERE id = ?",
+                (table_id, table_id),
+            )
+            assert row is not None
+            stored, _status, next_seq = row
+            if version != stored + 1:
+                raise StaleVersion(table_id, stored, version)
+            await execute(
+                conn,
+                "INSERT INTO table_actions (table_id, seq, seat, action) VALUES (?, ?, ?, ?)",
+                (table_id, next_seq, seat, action),
+            )
+            await execute(
+                conn,
+                "UPDATE tables SET version = ?, status = ?, turn_deadline = ?, turn_warned = 0"
+                " WHERE id = ?",
+                (version, "playing", None, table_id),
+            )
+
+
+async def new_playing_table(store: Any, n: int, guild_id: int, rng: random.Random) -> TableRecord:
+    seats: list[SeatRecord | None] = [
+        SeatRecord(user_id=10_000 + 4 * n + i, name=f"p{4 * n + i}") for i in range(4)
+    ]
+    table = TableRecord(
+        id=0,
+        guild_id=guild_id,
+        channel_id=500 + n,
+        host_id=10_000 + 4 * n,
+        game=GAMES[n % 2],
+        options={"target": 10, "stick_the_dealer": False},
+        seats=seats,
+        created_at=time.time(),
+    )
+    table.id = await store.create_table(table)
+    table.status, table.version = "playing", 1
+    table.seed, table.first_dealer = rng.getrandbits(64), 0
+    table.started_at = time.time()
+    await store.start_game(table)
+    return table
+
+
+async def appends_per_second(store: Any, tables: list[TableRecord], per_table: int) -> float:
+    """Every table appends `per_table` actions one after the other (as a table's lock makes
+    them), all tables at once; returns appends per second of wall time."""
+
+    async def play(table: TableRecord) -> None:
+        for i in range(per_table):
+            await store.append_action(table.id, i % 4, f"play:{i}", table.version + 1)
+            table.version += 1
+
+    start = time.perf_counter()
+    await asyncio.gather(*(play(t) for t in tables))
+    return len(tables) * per_table / (time.perf_counter() - start)
+
+
+async def bench_sqlite_throughput(work: Path, tables: int, per_table: int, rounds: int) -> None:
+    """appends/s of the old path, the one-trip path and group commit, in rounds that take turns
+    (so a busy neighbour on the machine hurts each the same); best round of each."""
+    rng = random.Random(3)
+    kinds: dict[str, Callable[[Database], Any]] = {
+        "old 5 trips": LegacyStore,
+        "one trip": SqliteTableStore,
+        "one trip + group commit": functools.partial(SqliteTableStore, group_commit=True),
+    }
+    best: dict[str, float] = dict.fromkeys(kinds, 0.0)
+    for round_ in range(rounds):
+        for label, make in kinds.items():
+            path = work / f"throughput_{round_}_{len(label)}.db"
+            db = await Database.open(path)
+            try:
+                store = make(db)
+                made = [await new_playing_table(store, n, 1, rng) for n in range(tables)]
+                best[label] = max(best[label], await appends_per_second(store, made, per_table))
+            finally:
+                await db.close()
+            path.unlink(missing_ok=True)
+    old = best["old 5 trips"]
+    print(
+        f"SQLite appends/s, {tables} tables appending at once, {per_table} each, best of "
+        f"{rounds} rounds (synchronous=NORMAL):"
+    )
+    for label, rate in best.items():
+        print(f"  {label:<26} {rate:9,.0f} appends/s   x{rate / old:.2f} vs the old path")
 
 
 # --- 2. a big database of recorded games --------------------------------------------------------
@@ -420,6 +523,12 @@ async def main() -> None:
     parser.add_argument("--appends", type=int, default=3000, help="timed appends per mode")
     parser.add_argument("--finishes", type=int, default=300, help="timed finishing appends")
     parser.add_argument("--repeat", type=int, default=200, help="timed calls per query")
+    parser.add_argument("--tables", type=int, default=50, help="tables appending at once")
+    parser.add_argument("--per-table", type=int, default=60, help="appends per table and round")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of the appends/s race")
+    parser.add_argument(
+        "--only-throughput", action="store_true", help="only the appends/s comparison"
+    )
     parser.add_argument("--dir", type=Path, default=None, help="work directory (default: temp)")
     parser.add_argument("--keep", action="store_true", help="keep the databases")
     args = parser.parse_args()
@@ -428,6 +537,9 @@ async def main() -> None:
     work.mkdir(parents=True, exist_ok=True)
     print(f"SQLite {sqlite3.sqlite_version}, Python {sys.version.split()[0]}, files in {work}")
     try:
+        await bench_sqlite_throughput(work, args.tables, args.per_table, args.rounds)
+        if args.only_throughput:
+            return
         print("write path (append_action, file database in WAL, 20 tables):")
         for synchronous in ("NORMAL", "FULL"):
             plain, finishing = await bench_appends(

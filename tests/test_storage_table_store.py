@@ -484,3 +484,46 @@ async def test_sigkill_before_or_after_the_finishing_commit(tmp_path: Path) -> N
         assert counts(db.path)["games"] == 1
     finally:
         await db.close()
+
+
+# --- group commit (issue 13 item 7) -------------------------------------------------------------
+
+
+async def test_group_commit_gives_each_queued_append_its_own_outcome(tmp_path: Path) -> None:
+    """Issue 13 item 7: appends that queue up together are committed in one transaction, yet
+    each keeps its own guarantees: a stale one is refused (and undone) alone, the others land,
+    and a finishing one records its game in the same transaction as its action."""
+    db = await open_db(tmp_path)
+    store = SqliteTableStore(db, group_commit=True)
+    try:
+        tables = []
+        for n in range(6):
+            table = lobby(channel=100 + n, seats=(1 + 4 * n, 2 + 4 * n, 3 + 4 * n, 4 + 4 * n))
+            table.id = await store.create_table(table)
+            await start(store, table, started_at=1000.0 + n)
+            tables.append(table)
+        finishing = tables[5]
+        outcomes = await asyncio.gather(
+            *(store.append_action(t.id, 0, "pass", t.version + 1) for t in tables[:4]),
+            store.append_action(tables[4].id, 0, "pass", tables[4].version + 5),  # stale
+            store.append_action(
+                finishing.id,
+                0,
+                "pass",
+                finishing.version + 1,
+                result_for(finishing, winner=1, ended_at=2000.0),
+            ),
+            return_exceptions=True,
+        )
+        assert outcomes[:4] == [None] * 4 and outcomes[5] is None
+        assert isinstance(outcomes[4], StaleVersion)
+        stored = await loaded(store)
+        for table in tables[:4]:
+            assert stored[table.id].actions == [(0, "pass")]
+            assert stored[table.id].version == table.version + 1
+        assert stored[tables[4].id].actions == []
+        assert stored[tables[4].id].version == tables[4].version
+        assert stored[finishing.id].status == "finished"
+        assert counts(db.path)["games"] == 1
+    finally:
+        await db.close()

@@ -213,10 +213,14 @@ class Database:
         return self._path
 
     async def close(self) -> None:
-        async with self._lock:
+        """Close both connections. It does not wait for the locks: each connection finishes
+        what is already queued on its thread first, and a transaction cut short is rolled back
+        by SQLite. Both are closed even if this is cancelled halfway (a connection left open
+        keeps its thread, and the process, alive)."""
+        try:
             if self._reader is not self._conn:
-                async with self._read_lock:
-                    await self._reader.close()
+                await self._reader.close()
+        finally:
             await self._conn.close()
 
     async def __aenter__(self) -> Database:

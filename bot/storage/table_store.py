@@ -9,9 +9,12 @@ write lock, so neither a double click nor a second process can apply the same st
 The SQL is written once, with `?` placeholders, in a dialect PostgreSQL reads too:
 `bot.storage.postgres.PgTableStore` runs the same statements through asyncpg.
 
-Group commit (`group_commit=True`): appends that queue up while the writer is busy go to the
-database together, in one transaction and one trip, each under its own SAVEPOINT (one append's
-StaleVersion undoes only that append). Measured in scripts/bench_storage.py; off by default.
+Group commit (on by default): appends that queue up while the writer is busy go to the database
+together, in one transaction and one trip, each under its own SAVEPOINT, so one append's
+StaleVersion (or any error) undoes only that append, and each caller gets its own outcome. An
+append alone goes at once (a batch of one). Measured in scripts/bench_storage.py: with 50
+tables appending at once, 5.2x the old five-trip path for one trip per append, 33x with group
+commit (the machine shared, best of 3 rounds); adopted for that.
 """
 
 from __future__ import annotations
@@ -246,7 +249,7 @@ def _append_unit(
 class SqliteTableStore:
     """Tables in play: lobby, seats, the running game's action log, version and message id."""
 
-    def __init__(self, db: Database, *, group_commit: bool = False) -> None:
+    def __init__(self, db: Database, *, group_commit: bool = True) -> None:
         self._db = db
         self._group_commit = group_commit
         self._pending: list[tuple[WriteUnit, asyncio.Future[Any]]] = []
