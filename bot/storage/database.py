@@ -27,6 +27,7 @@ busy write path does not slow the leaderboard down, and a read never waits behin
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import re
@@ -36,7 +37,7 @@ from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import aiosqlite
 
@@ -132,6 +133,35 @@ async def execute(conn: aiosqlite.Connection, sql: str, params: Sequence[Any] = 
 
 async def execute_many(conn: aiosqlite.Connection, sql: str, rows: Iterable[Sequence[Any]]) -> None:
     await conn.executemany(sql, rows)
+
+
+# --- reading, on either back-end ---------------------------------------------------------------
+
+
+class Reader(Protocol):
+    """One read snapshot of either back-end. The SQL uses `?` placeholders (PostgreSQL's reader
+    turns them into $1, $2 ...); rows can be read by position and by column name."""
+
+    async def all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...
+
+    async def one(self, sql: str, params: Sequence[Any] = ()) -> Any | None: ...
+
+
+class ReadStore(Protocol):
+    """What the results repository needs of a database: `async with db.reader() as r`."""
+
+    def reader(self) -> contextlib.AbstractAsyncContextManager[Reader]: ...
+
+
+class SqliteReader:
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+
+    async def all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        return await fetch_all(self._conn, sql, params)
+
+    async def one(self, sql: str, params: Sequence[Any] = ()) -> Any | None:
+        return await fetch_one(self._conn, sql, params)
 
 
 # --- the database -------------------------------------------------------------------------------
@@ -307,6 +337,12 @@ class Database:
             finally:
                 self._read_holder = None
                 await asyncio.shield(conn.rollback())
+
+    @asynccontextmanager
+    async def reader(self) -> AsyncIterator[Reader]:
+        """`read()` as a back-end-neutral `Reader` (what the results repository uses)."""
+        async with self.read() as conn:
+            yield SqliteReader(conn)
 
     # --- schema ----------------------------------------------------------------------------------
 
