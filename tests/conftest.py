@@ -6,10 +6,11 @@
         assert reply.ephemeral
 
 Storage on both back-ends: the `storage` fixture is parametrised over SQLite (a fresh file) and
-PostgreSQL (a fresh database of one server per test session and xdist worker, started by the
-`pg_server` fixture on 127.0.0.1 from the pgserver wheel, see tests/pg_server.py). When no server
-can be started, the PostgreSQL variants FAIL with the reason when CI is set in the environment
-(.ci/run sets it), and are skipped with a loud warning otherwise.
+PostgreSQL (one server per test session and xdist worker, started by the `pg_server` fixture on
+127.0.0.1 from the pgserver wheel, see tests/pg_server.py; each test gets an empty, migrated
+database: the worker's scratch database, truncated; a module fixture may make its own). When no
+server can be started, the PostgreSQL variants FAIL with the reason when CI is set in the
+environment (.ci/run sets it), and are skipped with a loud warning otherwise.
 
 The `emulator` fixture fails a passing test at teardown if the bot broke a Discord rule, sent a
 request the emulator does not handle, or logged an error (`Emulator.assert_clean()`); a test that
@@ -265,10 +266,32 @@ async def new_pg_database(server: PgServer) -> str:
     name = f"test_{os.getpid()}_{next(_database_numbers)}"
     conn = await asyncpg.connect(server.dsn("postgres"))
     try:
-        await conn.execute(f"CREATE DATABASE {name} TEMPLATE {TEMPLATE_DB} STRATEGY FILE_COPY")
+        await conn.execute(f"CREATE DATABASE {name} TEMPLATE {TEMPLATE_DB}")
     finally:
         await conn.close()
     return server.dsn(name)
+
+
+@pytest.fixture(scope="session")
+def pg_scratch(pg_server: PgServer) -> str:
+    """This worker's scratch database, emptied before each test that uses it (a TRUNCATE takes
+    milliseconds; a CREATE DATABASE, hundreds of them on a busy machine)."""
+    with concurrent.futures.ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, new_pg_database(pg_server)).result()
+
+
+async def empty_pg_database(dsn: str) -> None:
+    """Every table of the schema emptied, identities restarted: as good as a fresh database."""
+    import asyncpg
+
+    conn = await asyncpg.connect(dsn)
+    try:
+        await conn.execute(
+            "TRUNCATE tables, table_seats, table_actions, games, game_players, player_stats,"
+            " ratings, player_periods RESTART IDENTITY CASCADE"
+        )
+    finally:
+        await conn.close()
 
 
 async def storage_target(
@@ -276,13 +299,14 @@ async def storage_target(
 ) -> DatabaseTarget:
     if backend == "sqlite":
         return DatabaseTarget("sqlite", path=folder / "bot.db")
-    server = request.getfixturevalue("pg_server")
-    return DatabaseTarget("postgresql", dsn=await new_pg_database(server))
+    dsn = request.getfixturevalue("pg_scratch")
+    await empty_pg_database(dsn)
+    return DatabaseTarget("postgresql", dsn=dsn)
 
 
 @pytest.fixture(params=BACKENDS)
 async def storage(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Storage]:
-    """A fresh, migrated database on each back-end (issue 14), with its table store and results
+    """An empty, migrated database on each back-end (issue 14), with its table store and results
     repository: `storage.tables`, `storage.results`, `storage.db`."""
     opened = await open_storage(await storage_target(request, request.param, tmp_path))
     try:
