@@ -372,12 +372,15 @@ def test_backup_command_without_a_database_is_one_sentence(tmp_path: Path) -> No
     assert not (tmp_path / "copy.db").exists()
 
 
-def test_bench_script_runs_small() -> None:
-    """The benchmark script stays runnable (a tiny run; its figures are not checked)."""
+def test_bench_script_runs_small(pg_server: object) -> None:
+    """The benchmark script stays runnable on both back-ends (a tiny run; its figures are not
+    checked). It starts its own PostgreSQL; `pg_server` only says whether one can start here."""
     result = subprocess.run(
         [sys.executable, "scripts/bench_storage.py", "--games", "2000", "--appends", "30",
-         "--finishes", "5", "--repeat", "3"],
-        cwd=ROOT, capture_output=True, text=True, timeout=120,
+         "--finishes", "5", "--repeat", "3", "--rounds", "1", "--tables", "5",
+         "--per-table", "5"],
+        cwd=ROOT, capture_output=True, text=True, timeout=240,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
-    assert "leaderboard euchre all" in result.stdout
+    assert "SQLite queries" in result.stdout and "PostgreSQL queries" in result.stdout
+    assert result.stdout.count("leaderboard euchre all") == 4
