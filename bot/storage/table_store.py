@@ -310,8 +310,10 @@ class SqliteTableStore:
             except BaseException as error:
                 outcomes = [(False, error)] * len(batch)
                 if not isinstance(error, Exception):
-                    for _, future in batch:
+                    # The flusher itself is cancelled (shutdown): nobody may wait forever.
+                    for _, future in batch + self._pending:
                         future.cancel()
+                    self._pending = []
                     raise
             for (_, future), (ok, value) in zip(batch, outcomes, strict=True):
                 if future.done():
