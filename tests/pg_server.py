@@ -155,10 +155,15 @@ def start_server(parent: Path | None = None, *, durable: bool = False) -> PgServ
             ]
             if not durable:
                 options += ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"]
-            started = server._run(
-                "pg_ctl", "-D", str(server.data), "-l", str(root / "server.log"), "-w",
-                "-t", "60", "-o", " ".join(options), "start",
-            )  # fmt: skip
+            for _attempt in range(3):  # another process may take the free port first
+                started = server._run(
+                    "pg_ctl", "-D", str(server.data), "-l", str(root / "server.log"), "-w",
+                    "-t", "60", "-o", " ".join(options), "start",
+                )  # fmt: skip
+                if started.returncode == 0:
+                    break
+                server.port = _free_port()
+                options[0] = f"-p {server.port}"
             if started.returncode != 0:
                 log = (root / "server.log").read_text(errors="replace")[-800:]
                 raise PgUnavailable(f"pg_ctl start failed: {started.stderr.strip()} {log}")
