@@ -526,7 +526,8 @@ async def bench_queries(
 _PG_DAY = "floor(g.ended_at / 86400)::bigint"
 _PG_WEEK = f"(({_PG_DAY}) - (({_PG_DAY}) + 3) % 7) * 86400"
 _PG_MONTH = (
-    "extract(epoch from date_trunc('month', to_timestamp(g.ended_at) AT TIME ZONE 'UTC'))::bigint"
+    "extract(epoch from date_trunc('month',"
+    " to_timestamp(floor(g.ended_at)) AT TIME ZONE 'UTC'))::bigint"
 )
 PG_AGGREGATES = (
     "INSERT INTO ratings (guild_id, game, user_id, name, mu, sigma, ordinal, games, wins,"
