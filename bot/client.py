@@ -5,20 +5,24 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.settings import Settings
-from bot.storage import Database, ResultsRepository, SqliteTableStore
+from bot.storage import Database, ResultsRepository
+from bot.storage.backend import open_storage
 from bot.tables.service import TableService
 from bot.texts import t
 from bot.ui.answer import say
 from bot.ui.buttons import DYNAMIC_ITEMS
 from bot.ui.table_ui import TableUI
 from bot.ui.translator import CatalogTranslator
+
+if TYPE_CHECKING:
+    from bot.storage.postgres import PgDatabase
 
 log = logging.getLogger(__name__)
 
@@ -70,17 +74,19 @@ class CardTableBot(commands.Bot):
         # The table service's clock (turn deadlines); tests give the emulator's.
         self.clock = clock
         self.extension_names = extensions
-        self.db: Database | None = None
+        self.db: Database | PgDatabase | None = None  # PgDatabase with DATABASE_URL=postgresql
         self.results: ResultsRepository | None = None
         self.table_service: TableService | None = None
         self.table_ui: TableUI | None = None
         self.tree.error(self.on_app_command_error)
 
     async def setup_hook(self) -> None:
-        self.db = await Database.open(self.settings.database_path)
-        self.results = ResultsRepository(self.db)
+        storage = await open_storage(self.settings.database)
+        log.info("storage: %s", self.settings.database.describe())
+        self.db = storage.db
+        self.results = storage.results
         self.table_service = TableService(
-            SqliteTableStore(self.db),
+            storage.tables,
             bot_move_delay=self.settings.bot_move_delay,
             clock=self.clock,
             shards=self.settings.shards,  # restore and own only the tables of our guilds

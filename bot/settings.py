@@ -14,6 +14,42 @@ class SettingsError(Exception):
     """A setting is missing or malformed; the message is one sentence for the person starting it."""
 
 
+class DatabaseUrlError(SettingsError):
+    """DATABASE_URL names no back-end this bot has."""
+
+
+@dataclass(frozen=True)
+class DatabaseTarget:
+    kind: str  # "sqlite" | "postgresql"
+    path: Path | None = None  # sqlite
+    dsn: str | None = None  # postgresql
+
+    def describe(self) -> str:
+        """For logs: never the password."""
+        if self.kind == "sqlite":
+            return f"SQLite {self.path}"
+        assert self.dsn is not None
+        rest = self.dsn.split("://", 1)[1]
+        return f"PostgreSQL {rest.rsplit('@', 1)[-1]}"
+
+
+def parse_database_url(url: str | None, default_path: Path) -> DatabaseTarget:
+    url = (url or "").strip()
+    if not url:
+        return DatabaseTarget("sqlite", path=default_path)
+    if url.startswith("sqlite:///"):
+        path = url.removeprefix("sqlite:///")
+        if not path or path == ":memory:":
+            raise DatabaseUrlError("DATABASE_URL=sqlite:///PATH needs a file path")
+        return DatabaseTarget("sqlite", path=Path(path))
+    if url.startswith(("postgresql://", "postgres://")):
+        return DatabaseTarget("postgresql", dsn=url)
+    scheme = url.split(":", 1)[0]
+    raise DatabaseUrlError(
+        f"DATABASE_URL must start with sqlite:/// or postgresql://, not {scheme!r}."
+    )
+
+
 def read_env_file(path: Path) -> dict[str, str]:
     """KEY=VALUE lines; `#` comments, blank lines and optional quotes around the value."""
     values: dict[str, str] = {}
@@ -43,12 +79,16 @@ class Settings:
     # of them when only SHARD_COUNT is set). Unset: one process, every guild.
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    # DATABASE_URL: unset = the SQLite file at database_path; sqlite:///PATH or
+    # postgresql://... (see bot.storage.backend).
+    database_url: str | None = None
 
     def __repr__(self) -> str:  # the token is never printed, not even by accident
         return (
             f"Settings(token={'set' if self.token else 'unset'}, "
             f"database_path={str(self.database_path)!r}, dev_guild_id={self.dev_guild_id}, "
             f"log_level={self.log_level!r}, bot_move_delay={self.bot_move_delay}, "
+            f"database={self.database.describe()!r}, "
             f"shard_count={self.shard_count}, shard_ids={self.shard_ids})"
         )
 
@@ -59,6 +99,11 @@ class Settings:
             return None
         ids = self.shard_ids if self.shard_ids is not None else range(self.shard_count)
         return [(i, self.shard_count) for i in ids]
+
+    @property
+    def database(self) -> DatabaseTarget:
+        """The back-end and where it is: DATABASE_URL, else the SQLite file database_path."""
+        return parse_database_url(self.database_url, self.database_path)
 
     @classmethod
     def load(cls, env: dict[str, str] | None = None, env_file: Path | None = None) -> Settings:
@@ -97,6 +142,8 @@ class Settings:
                     f"SHARD_IDS must be distinct numbers from 0 to {int(count) - 1}, "
                     f"not {ids_text!r}."
                 )
+        url = merged.get("DATABASE_URL", "").strip() or None
+        parse_database_url(url, DEFAULT_DATABASE)  # a bad URL is a SettingsError now
         return cls(
             token=merged.get("DISCORD_TOKEN", "").strip() or None,
             database_path=Path(database) if database else DEFAULT_DATABASE,
@@ -105,4 +152,5 @@ class Settings:
             bot_move_delay=float(delay if delay is not None else 1.0),
             shard_count=int(count) if count is not None else None,
             shard_ids=shard_ids,
+            database_url=url,
         )

@@ -786,7 +786,8 @@ class Window:
                 "the answers wait for the database: an action is answered after its write, and "
                 "every write of every table queues for the one connection "
                 f"(Database.transaction's lock, {queue:.0f} tasks waiting on average; "
-                "SqliteTableStore.append_action takes 5 trips to aiosqlite's thread)"
+                "each SqliteTableStore.append_action is one trip to aiosqlite's thread, "
+                "queued appends share one (group commit))"
             )
         if self.bot_cpu >= 0.85:
             return "the bot process is CPU-bound (one core): see the profile for where it goes"

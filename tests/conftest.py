@@ -5,6 +5,13 @@
         reply = await world.alice.slash(world.table, "rules", game="euchre")
         assert reply.ephemeral
 
+Storage on both back-ends: the `storage` fixture is parametrised over SQLite (a fresh file) and
+PostgreSQL (one server per test session and xdist worker, started by the `pg_server` fixture on
+127.0.0.1 from the pgserver wheel, see tests/pg_server.py; each test gets an empty, migrated
+database: the worker's scratch database, truncated; a module fixture may make its own). When no
+server can be started, the PostgreSQL variants FAIL with the reason when CI is set in the
+environment (.ci/run sets it), and are skipped with a loud warning otherwise.
+
 The `emulator` fixture fails a passing test at teardown if the bot broke a Discord rule, sent a
 request the emulator does not handle, or logged an error (`Emulator.assert_clean()`); a test that
 provokes one on purpose takes it with `emulator.take_violations(code)` / `take_bot_errors()`.
@@ -13,7 +20,11 @@ provokes one on purpose takes it with `emulator.take_violations(code)` / `take_b
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
+import itertools
+import os
+import warnings
 from collections.abc import AsyncIterator, Awaitable, Callable, Generator
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,7 +37,9 @@ from discord.ext import commands
 
 from bot.client import CardTableBot
 from bot.emulator import Channel, Emulator, Guild, SimulatedUser, run_bot, run_client
-from bot.settings import Settings
+from bot.settings import DatabaseTarget, Settings
+from bot.storage.backend import Storage, open_storage
+from tests.pg_server import PgServer, PgUnavailable, start_server
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -197,3 +210,133 @@ async def raw_channel_message(
 
     route = Route("POST", "/channels/{channel_id}/messages", channel_id=channel_id)
     return await client.http.request(route, json=payload)
+
+
+# --- storage on both back-ends -------------------------------------------------------------------
+
+
+class PostgresUnavailableWarning(UserWarning):
+    """The PostgreSQL variants of the storage tests did not run."""
+
+
+TEMPLATE_DB = "cardtable_template"
+BACKENDS = ["sqlite", "postgres"]
+_database_numbers = itertools.count(1)
+
+
+async def _make_template(server: PgServer) -> None:
+    """A migrated database that every test's fresh database is copied from (fast)."""
+    import asyncpg
+
+    from bot.storage.postgres import PgDatabase
+
+    conn = await asyncpg.connect(server.dsn("postgres"))
+    try:
+        await conn.execute(f"CREATE DATABASE {TEMPLATE_DB}")
+    finally:
+        await conn.close()
+    db = await PgDatabase.open(server.dsn(TEMPLATE_DB), max_size=1)
+    await db.close()
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Generator[PgServer, None, None]:
+    """One PostgreSQL server for the session (of this xdist worker), stopped at the end."""
+    try:
+        server = start_server()
+    except PgUnavailable as error:
+        reason = f"POSTGRESQL TESTS NOT RUN: no server could be started: {error}"
+        if os.environ.get("CI"):
+            pytest.fail(reason, pytrace=False)
+        warnings.warn(reason, PostgresUnavailableWarning, stacklevel=1)
+        pytest.skip(reason)
+    try:
+        # In a thread of its own: this may be first asked for from inside a running event loop.
+        with concurrent.futures.ThreadPoolExecutor(1) as thread:
+            thread.submit(asyncio.run, _make_template(server)).result()
+        yield server
+    finally:
+        server.stop()
+
+
+async def new_pg_database(server: PgServer) -> str:
+    """A fresh, migrated database on `server`; returns its DSN."""
+    import asyncpg
+
+    name = f"test_{os.getpid()}_{next(_database_numbers)}"
+    conn = await asyncpg.connect(server.dsn("postgres"))
+    try:
+        await conn.execute(f"CREATE DATABASE {name} TEMPLATE {TEMPLATE_DB}")
+    finally:
+        await conn.close()
+    return server.dsn(name)
+
+
+@pytest.fixture(scope="session")
+def pg_scratch(pg_server: PgServer) -> str:
+    """This worker's scratch database, emptied before each test that uses it (a TRUNCATE takes
+    milliseconds; a CREATE DATABASE, hundreds of them on a busy machine)."""
+    with concurrent.futures.ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, new_pg_database(pg_server)).result()
+
+
+async def empty_pg_database(dsn: str) -> None:
+    """Every table of the schema emptied, identities restarted: as good as a fresh database."""
+    import asyncpg
+
+    conn = await asyncpg.connect(dsn)
+    try:
+        await conn.execute(
+            "TRUNCATE tables, table_seats, table_actions, games, game_players, player_stats,"
+            " ratings, player_periods RESTART IDENTITY CASCADE"
+        )
+    finally:
+        await conn.close()
+
+
+async def storage_target(
+    request: pytest.FixtureRequest, backend: str, folder: Path
+) -> DatabaseTarget:
+    if backend == "sqlite":
+        return DatabaseTarget("sqlite", path=folder / "bot.db")
+    dsn = request.getfixturevalue("pg_scratch")
+    await empty_pg_database(dsn)
+    return DatabaseTarget("postgresql", dsn=dsn)
+
+
+@pytest.fixture(params=BACKENDS)
+async def storage(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Storage]:
+    """An empty, migrated database on each back-end (issue 14), with its table store and results
+    repository: `storage.tables`, `storage.results`, `storage.db`."""
+    opened = await open_storage(await storage_target(request, request.param, tmp_path))
+    try:
+        yield opened
+    finally:
+        await opened.close()
+
+
+async def reopen(storage: Storage) -> Storage:
+    """A second, independent connection (pool) to the same database: like another process."""
+    from bot.storage.postgres import PgDatabase
+
+    if isinstance(storage.db, PgDatabase):
+        return await open_storage(DatabaseTarget("postgresql", dsn=storage.db.dsn))
+    return await open_storage(DatabaseTarget("sqlite", path=storage.db.path))
+
+
+async def fetch_rows(
+    storage: Storage, sql: str, params: tuple[Any, ...] = ()
+) -> list[tuple[Any, ...]]:
+    """What is committed, read through the store's own database (`?` placeholders)."""
+    async with storage.db.reader() as reader:
+        return [tuple(row) for row in await reader.all(sql, params)]
+
+
+COUNTED_TABLES = ("tables", "table_seats", "table_actions", "games", "game_players",
+                  "player_stats", "ratings", "player_periods")  # fmt: skip
+
+
+async def count_rows(storage: Storage) -> dict[str, int]:
+    return {
+        t: (await fetch_rows(storage, f"SELECT count(*) FROM {t}"))[0][0] for t in COUNTED_TABLES
+    }

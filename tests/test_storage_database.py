@@ -47,6 +47,7 @@ async def test_migrations_build_the_schema_from_an_empty_file(tmp_path: Path) ->
             (1, "initial"),
             (2, "table_settings_and_bot_levels"),
             (3, "turn_timers_pings_ready"),
+            (4, "one_open_table_per_channel"),
         ]
         assert await db.migrate() == []  # nothing left to apply
     finally:
@@ -164,7 +165,7 @@ async def test_open_refuses_an_in_memory_database(tmp_path: Path) -> None:
 
 INSERT_TABLE = (
     "INSERT INTO tables (guild_id, channel_id, host_id, game, options, status, version,"
-    " created_at) VALUES (1, 2, 3, 'euchre', '{}', 'lobby', 0, 0)"
+    " created_at) VALUES (1, 2, 3, 'euchre', '{}', 'finished', 0, 0)"
 )
 
 
@@ -371,12 +372,15 @@ def test_backup_command_without_a_database_is_one_sentence(tmp_path: Path) -> No
     assert not (tmp_path / "copy.db").exists()
 
 
-def test_bench_script_runs_small() -> None:
-    """The benchmark script stays runnable (a tiny run; its figures are not checked)."""
+def test_bench_script_runs_small(pg_server: object) -> None:
+    """The benchmark script stays runnable on both back-ends (a tiny run; its figures are not
+    checked). It starts its own PostgreSQL; `pg_server` only says whether one can start here."""
     result = subprocess.run(
         [sys.executable, "scripts/bench_storage.py", "--games", "2000", "--appends", "30",
-         "--finishes", "5", "--repeat", "3"],
-        cwd=ROOT, capture_output=True, text=True, timeout=120,
+         "--finishes", "5", "--repeat", "3", "--rounds", "1", "--tables", "5",
+         "--per-table", "5"],
+        cwd=ROOT, capture_output=True, text=True, timeout=240,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
-    assert "leaderboard euchre all" in result.stdout
+    assert "SQLite queries" in result.stdout and "PostgreSQL queries" in result.stdout
+    assert result.stdout.count("leaderboard euchre all") == 4

@@ -1,4 +1,5 @@
-"""The table service on real SQLite: lobby, versions, the one act path, results, restore."""
+"""The table service on a real store, SQLite and PostgreSQL (issue 14): lobby, versions, the one
+act path, results, restore."""
 
 from __future__ import annotations
 
@@ -6,14 +7,14 @@ import asyncio
 import itertools
 import random
 from collections.abc import AsyncIterator
-from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.engine.common import team_of
-from bot.storage import Database, ResultsRepository, SqliteTableStore
+from bot.storage.backend import Storage
 from bot.tables import errors
-from bot.tables.records import TableRecord
+from bot.tables.records import TableRecord, TableStore
 from bot.tables.service import Table, TableService
 
 GUILD = 1000
@@ -33,23 +34,20 @@ class Clock:
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "tables.sqlite3")
-    try:
-        yield database
-    finally:
-        await database.close()
+def db(storage: Storage) -> Storage:
+    """Issue 14: every test here runs on both back-ends (conftest's `storage`)."""
+    return storage
 
 
-def make_service(db: Database, seeds: itertools.count[int] | None = None) -> TableService:
+def make_service(db: Storage, seeds: itertools.count[int] | None = None) -> TableService:
     counter = seeds if seeds is not None else itertools.count(7)
     return TableService(
-        SqliteTableStore(db), bot_move_delay=0, clock=Clock(), seed_source=lambda: next(counter)
+        db.tables, bot_move_delay=0, clock=Clock(), seed_source=lambda: next(counter)
     )
 
 
 @pytest.fixture
-async def service(db: Database) -> AsyncIterator[TableService]:
+async def service(db: Storage) -> AsyncIterator[TableService]:
     svc = make_service(db)
     try:
         yield svc
@@ -305,13 +303,13 @@ async def test_T9_two_opponents_answering_at_once_one_answer_counts(
 
 
 async def test_a_result_is_recorded_with_the_last_action(
-    service: TableService, db: Database
+    service: TableService, db: Storage
 ) -> None:
     table = await full_table(service, "truco")
     await play_random(service, table, random.Random(1))
     assert table.game is not None and table.game.is_over
     assert table.status == "finished" and table.result is not None
-    history = await ResultsRepository(db).history(GUILD)
+    history = await db.results.history(GUILD)
     assert len(history) == 1
     entry = history[0]
     assert entry.scores == table.game.scores and entry.winner_team == table.game.winner
@@ -355,7 +353,7 @@ async def test_a_finished_table_makes_room_for_a_new_one(service: TableService) 
     ],
 )
 async def test_restore_rebuilds_the_exact_state(
-    db: Database, game: str, options: dict[str, object] | None
+    db: Storage, game: str, options: dict[str, object] | None
 ) -> None:
     first = make_service(db)
     table = await full_table(first, game, options)
@@ -418,7 +416,7 @@ async def bot_table(
 
 @pytest.mark.parametrize("game", ["euchre", "truco"])
 async def test_one_human_and_three_bots_play_a_whole_game(
-    service: TableService, db: Database, game: str
+    service: TableService, db: Storage, game: str
 ) -> None:
     pytest.importorskip(f"bot.engine.{game}.bot_player")
     table = await bot_table(service, game)
@@ -428,12 +426,12 @@ async def test_one_human_and_three_bots_play_a_whole_game(
     bot_seats = {s for s in range(4) if table.is_bot_seat(s)}
     assert len(bot_seats) == 3
     assert {seat for seat, _ in table.game.actions} & bot_seats  # the bots did play
-    history = await ResultsRepository(db).history(GUILD)
+    history = await db.results.history(GUILD)
     assert [h.scores for h in history] == [table.game.scores]
 
 
 @pytest.mark.parametrize("game", ["euchre", "truco"])
-async def test_bots_resume_after_restore(db: Database, game: str) -> None:
+async def test_bots_resume_after_restore(db: Storage, game: str) -> None:
     pytest.importorskip(f"bot.engine.{game}.bot_player")
     first = make_service(db)
     first.bot_move_delay = 3600  # the bots never get to move before the "crash"
@@ -498,26 +496,32 @@ async def test_T9_a_bot_leaves_the_answer_to_its_human_partner(service: TableSer
 # --- a failing write ----------------------------------------------------------------------------
 
 
-class FailingStore(SqliteTableStore):
+class FailingStore:
     """The real store, with one write made to fail on demand (a full disk, a lost file)."""
 
     fail_next: str | None = None
 
-    async def append_action(self, *args: object, **kwargs: object) -> None:  # type: ignore[override]
+    def __init__(self, inner: TableStore) -> None:
+        self._inner = inner
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    async def append_action(self, *args: Any, **kwargs: Any) -> None:
         if self.fail_next == "append_action":
             self.fail_next = None
             raise OSError("disk full")
-        await super().append_action(*args, **kwargs)  # type: ignore[arg-type]
+        await self._inner.append_action(*args, **kwargs)
 
     async def save_lobby(self, table: TableRecord) -> None:
         if self.fail_next == "save_lobby":
             self.fail_next = None
             raise OSError("disk full")
-        await super().save_lobby(table)
+        await self._inner.save_lobby(table)
 
 
-async def test_a_failed_write_leaves_the_table_as_stored(db: Database) -> None:
-    store = FailingStore(db)
+async def test_a_failed_write_leaves_the_table_as_stored(db: Storage) -> None:
+    store = FailingStore(db.tables)
     service = TableService(store, bot_move_delay=0, clock=Clock(), seed_source=lambda: 5)
     table = await service.create(
         guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, host_name="Host", game="euchre"

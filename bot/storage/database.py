@@ -1,9 +1,17 @@
-"""The database: one long-lived aiosqlite connection, its pragmas, migrations, transactions, backup.
+"""The database: two long-lived aiosqlite connections (one writes, one reads), their pragmas,
+migrations, transactions, backup.
 
-Every piece of the bot shares one `Database`. SQLite allows one writer at a time anyway, and one
-connection keeps things simple: an `asyncio.Lock` hands the connection to one task at a time, so
-a transaction of one task never interleaves with statements of another (they share the
-connection, so they would otherwise see each other's uncommitted rows).
+Every piece of the bot shares one `Database`. SQLite allows one writer at a time anyway: an
+`asyncio.Lock` hands the writing connection to one task at a time, so a transaction of one task
+never interleaves with statements of another. Reads go through a second connection with its own
+lock: in WAL mode a reader sees the last committed snapshot and never waits for a writer, so a
+busy write path does not slow the leaderboard down, and a read never waits behind the writes.
+
+- `run_write(fn)`: the write path's fast lane. `fn(sqlite3_connection)` runs with BEGIN
+  IMMEDIATE before it and COMMIT after it (ROLLBACK if it raises) in ONE trip to the writer's
+  thread, instead of one trip (and one event-loop wake-up) per statement. `run_batch(fns)` runs
+  several such units in one transaction, each under its own SAVEPOINT, so one unit's error
+  undoes only that unit (group commit; see scripts/bench_storage.py for whether it pays).
 
 - WAL journal: readers (a backup, a second process) never block the bot's writes, and a commit is
   one append to the WAL file.
@@ -19,16 +27,17 @@ connection, so they would otherwise see each other's uncommitted rows).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import re
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import aiosqlite
 
@@ -39,6 +48,9 @@ log = logging.getLogger(__name__)
 DEFAULT_BUSY_TIMEOUT_MS = 5000
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 SYNCHRONOUS_MODES = ("NORMAL", "FULL")
+
+T = TypeVar("T")
+WriteUnit = Callable[[sqlite3.Connection], Any]
 
 _MIGRATION_NAME = re.compile(r"^(\d{3})_([a-z0-9_]+)\.sql$")
 
@@ -123,6 +135,35 @@ async def execute_many(conn: aiosqlite.Connection, sql: str, rows: Iterable[Sequ
     await conn.executemany(sql, rows)
 
 
+# --- reading, on either back-end ---------------------------------------------------------------
+
+
+class Reader(Protocol):
+    """One read snapshot of either back-end. The SQL uses `?` placeholders (PostgreSQL's reader
+    turns them into $1, $2 ...); rows can be read by position and by column name."""
+
+    async def all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...
+
+    async def one(self, sql: str, params: Sequence[Any] = ()) -> Any | None: ...
+
+
+class ReadStore(Protocol):
+    """What the results repository needs of a database: `async with db.reader() as r`."""
+
+    def reader(self) -> contextlib.AbstractAsyncContextManager[Reader]: ...
+
+
+class SqliteReader:
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+
+    async def all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        return await fetch_all(self._conn, sql, params)
+
+    async def one(self, sql: str, params: Sequence[Any] = ()) -> Any | None:
+        return await fetch_one(self._conn, sql, params)
+
+
 # --- the database -------------------------------------------------------------------------------
 
 
@@ -130,12 +171,22 @@ class Database:
     """The bot's database. Open it with `await Database.open(path)` (which runs the migrations)
     and close it with `await db.close()`, or use `async with await Database.open(path) as db`."""
 
-    def __init__(self, conn: aiosqlite.Connection, path: Path, busy_timeout_ms: int) -> None:
+    def __init__(
+        self,
+        conn: aiosqlite.Connection,
+        path: Path,
+        busy_timeout_ms: int,
+        reader: aiosqlite.Connection | None = None,
+    ) -> None:
         self._conn = conn
+        self._reader = reader if reader is not None else conn
         self._path = path
         self._busy_timeout_ms = busy_timeout_ms
         self._lock = asyncio.Lock()
         self._holder: asyncio.Task[Any] | None = None
+        # The reader has its own lock: reads wait for each other, never for the writer.
+        self._read_lock = self._lock if reader is None else asyncio.Lock()
+        self._read_holder: asyncio.Task[Any] | None = None
 
     @classmethod
     async def open(
@@ -171,17 +222,35 @@ class Database:
             db = cls(conn, file, timeout_ms)
             if migrate:
                 await db.migrate(load_migrations(migrations_dir))
+            reader = await aiosqlite.connect(file, isolation_level=None)
         except BaseException:
             await conn.close()
             raise
-        return db
+        try:
+            reader.row_factory = sqlite3.Row
+            await execute(reader, f"PRAGMA busy_timeout = {timeout_ms}")
+            await execute(reader, f"PRAGMA synchronous = {synchronous}")
+            await execute(reader, "PRAGMA foreign_keys = ON")
+            await execute(reader, "PRAGMA query_only = ON")
+        except BaseException:
+            await reader.close()
+            await conn.close()
+            raise
+        return cls(conn, file, timeout_ms, reader)
 
     @property
     def path(self) -> Path:
         return self._path
 
     async def close(self) -> None:
-        async with self._lock:
+        """Close both connections. It does not wait for the locks: each connection finishes
+        what is already queued on its thread first, and a transaction cut short is rolled back
+        by SQLite. Both are closed even if this is cancelled halfway (a connection left open
+        keeps its thread, and the process, alive)."""
+        try:
+            if self._reader is not self._conn:
+                await self._reader.close()
+        finally:
             await self._conn.close()
 
     async def __aenter__(self) -> Database:
@@ -207,6 +276,29 @@ class Database:
             finally:
                 self._holder = None
 
+    async def run_write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Run `fn(conn)` in one write transaction, in ONE trip to the writer's thread: BEGIN
+        IMMEDIATE, `fn`, COMMIT; ROLLBACK (and the exception) if `fn` raises. `fn` runs in the
+        connection's thread: it must only use `conn` (plain sqlite3) and pure code.
+
+        Cancelling the caller does not stop a unit already queued: it is written whole or not
+        at all, like any transaction, and the next one is queued behind it."""
+        async with self._exclusive() as conn:
+            result: T = await conn._execute(_write_transaction, conn._conn, fn)  # type: ignore[no-untyped-call]
+            return result
+
+    async def run_batch(self, fns: Sequence[WriteUnit]) -> list[tuple[bool, Any]]:
+        """Group commit: every unit of `fns` in ONE transaction and one trip, each under its own
+        SAVEPOINT. Returns (True, value) or (False, exception) per unit; a unit that raised is
+        undone alone. If the COMMIT itself fails, every unit fails with that error."""
+        async with self._exclusive() as conn:
+            outcomes: list[tuple[bool, Any]] = await conn._execute(
+                _write_batch,
+                conn._conn,
+                list(fns),  # type: ignore[no-untyped-call]
+            )
+            return outcomes
+
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         """A write transaction: BEGIN IMMEDIATE, then COMMIT if the block ends normally, ROLLBACK
@@ -230,13 +322,27 @@ class Database:
     @asynccontextmanager
     async def read(self) -> AsyncIterator[aiosqlite.Connection]:
         """A read transaction: every query in the block sees one snapshot of the database, even
-        while another process writes. Do not write inside it (it ends with a rollback)."""
-        async with self._exclusive() as conn:
+        while another process writes. Do not write inside it (it ends with a rollback; the
+        reading connection is query_only anyway). It uses the reading connection: it never waits
+        for the writer, and sees what was committed before it began."""
+        task = asyncio.current_task()
+        if task is not None and task is self._read_holder:
+            raise RuntimeError("nested use of the database's reader in one task")
+        async with self._read_lock:
+            self._read_holder = task
+            conn = self._reader
             try:
                 await execute(conn, "BEGIN")
                 yield conn
             finally:
+                self._read_holder = None
                 await asyncio.shield(conn.rollback())
+
+    @asynccontextmanager
+    async def reader(self) -> AsyncIterator[Reader]:
+        """`read()` as a back-end-neutral `Reader` (what the results repository uses)."""
+        async with self.read() as conn:
+            yield SqliteReader(conn)
 
     # --- schema ----------------------------------------------------------------------------------
 
@@ -290,6 +396,42 @@ class Database:
         await backup_database(
             self._path, dest_path, verify=verify, busy_timeout_ms=self._busy_timeout_ms
         )
+
+
+def _write_transaction(conn: sqlite3.Connection, fn: Callable[[sqlite3.Connection], T]) -> T:
+    # Runs in the writer's thread.
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        result = fn(conn)
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.rollback()
+        raise
+    return result
+
+
+def _write_batch(conn: sqlite3.Connection, fns: list[WriteUnit]) -> list[tuple[bool, Any]]:
+    # Runs in the writer's thread.
+    outcomes: list[tuple[bool, Any]] = []
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for fn in fns:
+            conn.execute("SAVEPOINT unit")
+            try:
+                outcomes.append((True, fn(conn)))
+            except Exception as error:
+                conn.execute("ROLLBACK TO unit")
+                outcomes.append((False, error))
+            conn.execute("RELEASE unit")
+        conn.execute("COMMIT")
+    except BaseException as error:
+        if conn.in_transaction:
+            conn.rollback()
+        if isinstance(error, Exception):
+            return [(False, error) for _ in fns]
+        raise
+    return outcomes
 
 
 async def _schema_version(conn: aiosqlite.Connection) -> int:

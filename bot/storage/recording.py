@@ -1,15 +1,22 @@
 """Recording a finished game: the game row, its players, their statistics, ratings and period
 counts. Runs inside the caller's transaction (the one that appends the game's last action), so
-either all of it is written together with that action or none of it is."""
+either all of it is written together with that action or none of it is.
+
+The SQL is written once, with `?` placeholders, in a dialect both back-ends read (PostgreSQL's
+twin turns `?` into `$n`): `record_game_sync` runs it on a plain sqlite3 connection (in the
+writer's thread, as part of one trip), `bot.storage.postgres` runs the same statements through
+asyncpg. What to write is computed by the pure functions in between."""
 
 from __future__ import annotations
 
 import json
 import logging
+import sqlite3
+from typing import Any
 
 import aiosqlite
 
-from bot.storage.database import execute_many, fetch_all
+from bot.storage.database import WriteUnit
 from bot.storage.periods import COUNTED_PERIODS, period_start
 from bot.storage.ratings import NEW_PLAYER, Skill, rate_game, rated_user_ids
 from bot.tables.records import GameResult
@@ -35,48 +42,95 @@ def _check(result: GameResult) -> None:
         raise ValueError(f"a seat appears twice among the players: {seats}")
 
 
-async def record_game(conn: aiosqlite.Connection, result: GameResult) -> int | None:
-    """Write `result` and return the new game's id, or None when this game (same table, same
-    start time) was already recorded: recording is idempotent, a replayed finish changes
-    nothing."""
+INSERT_GAME = (
+    "INSERT INTO games (guild_id, channel_id, table_id, game, started_at, ended_at,"
+    " hands_played, score0, score1, winner_team, margin, seed, first_dealer, options, actions)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " ON CONFLICT (table_id, started_at) DO NOTHING RETURNING id"
+)
+INSERT_PLAYERS = (
+    "INSERT INTO game_players (game_id, seat, guild_id, user_id, is_bot, name, team, won,"
+    " stats, mu_before, sigma_before, mu_after, sigma_after)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+# Columns of the row being updated are named with the table's name: PostgreSQL refuses them bare.
+UPSERT_RATINGS = (
+    "INSERT INTO ratings (guild_id, game, user_id, name, mu, sigma, ordinal, games, wins,"
+    " last_played) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?)"
+    " ON CONFLICT (guild_id, user_id, game) DO UPDATE SET"
+    " name = excluded.name, mu = excluded.mu, sigma = excluded.sigma,"
+    " ordinal = excluded.ordinal, games = ratings.games + 1,"
+    " wins = ratings.wins + excluded.wins,"
+    " last_played = CASE WHEN excluded.last_played > ratings.last_played"
+    " THEN excluded.last_played ELSE ratings.last_played END"
+)
+UPSERT_STATS = (
+    "INSERT INTO player_stats (guild_id, game, user_id, stat, value) VALUES (?, ?, ?, ?, ?)"
+    " ON CONFLICT (guild_id, user_id, game, stat) DO UPDATE SET"
+    " value = player_stats.value + excluded.value"
+)
+UPSERT_PERIODS = (
+    "INSERT INTO player_periods (guild_id, game, period, period_start, user_id, games, wins,"
+    " ordinal) VALUES (?, ?, ?, ?, ?, 1, ?, ?)"
+    " ON CONFLICT (guild_id, game, period, period_start, user_id) DO UPDATE SET"
+    " games = player_periods.games + 1, wins = player_periods.wins + excluded.wins,"
+    " ordinal = excluded.ordinal"
+)
+
+
+def game_row(result: GameResult) -> tuple[Any, ...]:
+    """The parameters of INSERT_GAME (and checks the result first)."""
     _check(result)
-    cursor = await conn.execute(
-        "INSERT INTO games (guild_id, channel_id, table_id, game, started_at, ended_at,"
-        " hands_played, score0, score1, winner_team, margin, seed, first_dealer, options, actions)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-        " ON CONFLICT (table_id, started_at) DO NOTHING",
-        (
-            result.guild_id,
-            result.channel_id,
-            result.table_id,
-            result.game,
-            result.started_at,
-            result.ended_at,
-            result.hands_played,
-            result.scores[0],
-            result.scores[1],
-            result.winner_team,
-            result.margin,
-            str(result.seed),
-            result.first_dealer,
-            json.dumps(result.options),
-            encode_actions(result.actions),
-        ),
+    return (
+        result.guild_id,
+        result.channel_id,
+        result.table_id,
+        result.game,
+        result.started_at,
+        result.ended_at,
+        result.hands_played,
+        result.scores[0],
+        result.scores[1],
+        result.winner_team,
+        result.margin,
+        str(result.seed),
+        result.first_dealer,
+        json.dumps(result.options),
+        encode_actions(result.actions),
     )
-    inserted, game_id = cursor.rowcount, cursor.lastrowid
-    if inserted == 0 or game_id is None:
-        log.warning(
-            "game of table %s started at %s is already recorded; not recording it again",
-            result.table_id,
-            result.started_at,
-        )
+
+
+def skills_query(result: GameResult) -> tuple[str, tuple[Any, ...]] | None:
+    """The query of the current skills of the game's rated players (None: nobody is rated)."""
+    ids = sorted(rated_user_ids(result.players))
+    if not ids:
         return None
+    marks = ", ".join("?" for _ in ids)
+    return (
+        "SELECT user_id, mu, sigma FROM ratings WHERE guild_id = ? AND game = ?"
+        f" AND user_id IN ({marks})",
+        (result.guild_id, result.game, *ids),
+    )
 
-    counted = rated_user_ids(result.players)
-    before = await _load_skills(conn, result.guild_id, result.game, counted)
+
+def already_recorded(result: GameResult) -> None:
+    log.warning(
+        "game of table %s started at %s is already recorded; not recording it again",
+        result.table_id,
+        result.started_at,
+    )
+
+
+Rows = list[tuple[Any, ...]]
+
+
+def rows_after(
+    result: GameResult, game_id: int, before: dict[int, Skill]
+) -> list[tuple[str, Rows]]:
+    """(statement, rows) to write once the game row exists: players, ratings, stats, periods."""
     after = rate_game(result.players, result.winner_team, before)
-
-    player_rows = []
+    counted = rated_user_ids(result.players)
+    player_rows: Rows = []
     for p in result.players:
         new: Skill | None = None
         old: Skill | None = None
@@ -99,18 +153,10 @@ async def record_game(conn: aiosqlite.Connection, result: GameResult) -> int | N
                 new.sigma if new is not None else None,
             )
         )
-    await execute_many(
-        conn,
-        "INSERT INTO game_players (game_id, seat, guild_id, user_id, is_bot, name, team, won,"
-        " stats, mu_before, sigma_before, mu_after, sigma_after)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        player_rows,
-    )
-
     humans = [p for p in result.players if p.user_id is not None and p.user_id in counted]
-    rating_rows: list[tuple[object, ...]] = []
-    stat_rows: list[tuple[int, str, int, str, int]] = []
-    period_rows: list[tuple[int, str, str, int, int, int, float]] = []
+    rating_rows: Rows = []
+    stat_rows: Rows = []
+    period_rows: Rows = []
     for p in humans:
         assert p.user_id is not None
         won = int(p.team == result.winner_team)
@@ -144,45 +190,40 @@ async def record_game(conn: aiosqlite.Connection, result: GameResult) -> int | N
             )
             for period in COUNTED_PERIODS
         )
-    await execute_many(
-        conn,
-        "INSERT INTO ratings (guild_id, game, user_id, name, mu, sigma, ordinal, games, wins,"
-        " last_played) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?)"
-        " ON CONFLICT (guild_id, user_id, game) DO UPDATE SET"
-        " name = excluded.name, mu = excluded.mu, sigma = excluded.sigma,"
-        " ordinal = excluded.ordinal, games = games + 1, wins = wins + excluded.wins,"
-        " last_played = max(last_played, excluded.last_played)",
-        rating_rows,
-    )
-    await execute_many(
-        conn,
-        "INSERT INTO player_stats (guild_id, game, user_id, stat, value) VALUES (?, ?, ?, ?, ?)"
-        " ON CONFLICT (guild_id, user_id, game, stat) DO UPDATE SET"
-        " value = value + excluded.value",
-        stat_rows,
-    )
-    await execute_many(
-        conn,
-        "INSERT INTO player_periods (guild_id, game, period, period_start, user_id, games, wins,"
-        " ordinal) VALUES (?, ?, ?, ?, ?, 1, ?, ?)"
-        " ON CONFLICT (guild_id, game, period, period_start, user_id) DO UPDATE SET"
-        " games = games + 1, wins = wins + excluded.wins, ordinal = excluded.ordinal",
-        period_rows,
-    )
+    return [
+        (INSERT_PLAYERS, player_rows),
+        (UPSERT_RATINGS, rating_rows),
+        (UPSERT_STATS, stat_rows),
+        (UPSERT_PERIODS, period_rows),
+    ]
+
+
+def record_game_sync(conn: sqlite3.Connection, result: GameResult) -> int | None:
+    """Write `result` and return the new game's id, or None when this game (same table, same
+    start time) was already recorded: recording is idempotent, a replayed finish changes
+    nothing. Plain sqlite3, inside the caller's transaction (the writer's thread)."""
+    rows = conn.execute(INSERT_GAME, game_row(result)).fetchall()
+    if not rows:
+        already_recorded(result)
+        return None
+    game_id = int(rows[0][0])
+    before: dict[int, Skill] = {}
+    query = skills_query(result)
+    if query is not None:
+        before = {r[0]: Skill(r[1], r[2]) for r in conn.execute(*query)}
+    for statement, rows in rows_after(result, game_id, before):
+        if rows:
+            conn.executemany(statement, rows)
     return game_id
 
 
-async def _load_skills(
-    conn: aiosqlite.Connection, guild_id: int, game: str, user_ids: set[int]
-) -> dict[int, Skill]:
-    if not user_ids:
-        return {}
-    ids = sorted(user_ids)
-    marks = ", ".join("?" for _ in ids)
-    rows = await fetch_all(
-        conn,
-        f"SELECT user_id, mu, sigma FROM ratings WHERE guild_id = ? AND game = ?"
-        f" AND user_id IN ({marks})",
-        (guild_id, game, *ids),
+def record_unit(result: GameResult) -> WriteUnit:
+    return lambda conn: record_game_sync(conn, result)
+
+
+async def record_game(conn: aiosqlite.Connection, result: GameResult) -> int | None:
+    """`record_game_sync` from inside a `Database.transaction()` block (one trip)."""
+    game_id: int | None = await conn._execute(  # type: ignore[no-untyped-call]
+        record_game_sync, conn._conn, result
     )
-    return {row["user_id"]: Skill(row["mu"], row["sigma"]) for row in rows}
+    return game_id

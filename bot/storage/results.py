@@ -20,14 +20,11 @@ from __future__ import annotations
 
 import json
 import math
-import sqlite3
 import time
 from dataclasses import dataclass
 from typing import Any
 
-import aiosqlite
-
-from bot.storage.database import Database, fetch_all, fetch_one
+from bot.storage.database import Reader, ReadStore
 from bot.storage.periods import PERIODS, period_start
 from bot.storage.ratings import display_from_ordinal, display_rating
 from bot.storage.recording import decode_actions
@@ -173,7 +170,10 @@ class FinishedGame:
 
 
 class ResultsRepository:
-    def __init__(self, db: Database) -> None:
+    """The result queries, on either back-end: `db` is a `Database` (SQLite) or a `PgDatabase`
+    (PostgreSQL); both hand out a `Reader` that runs this module's `?` SQL in one snapshot."""
+
+    def __init__(self, db: ReadStore) -> None:
         self._db = db
 
     async def leaderboard(
@@ -192,18 +192,18 @@ class ResultsRepository:
             raise ValueError(f"page must be >= 0 and page_size 1..{MAX_PAGE_SIZE}")
         min_games = max(1, min_games)  # a player with no game in the period is never ranked
         offset = page * page_size
-        async with self._db.read() as conn:
+        async with self._db.reader() as conn:
             if period == "all":
                 params: tuple[Any, ...] = (guild_id, game, min_games)
-                rows = await fetch_all(conn, LEADERBOARD_ALL, (*params, page_size, offset))
-                count = await fetch_one(conn, LEADERBOARD_ALL_COUNT, params)
+                rows = await conn.all(LEADERBOARD_ALL, (*params, page_size, offset))
+                count = await conn.one(LEADERBOARD_ALL_COUNT, params)
             else:
                 start = period_start(period, time.time() if now is None else now)
                 params = (guild_id, game, period, start, min_games)
-                rows = await fetch_all(
-                    conn, LEADERBOARD_PERIOD, (*params, page_size, offset, guild_id, game)
+                rows = await conn.all(
+                    LEADERBOARD_PERIOD, (*params, page_size, offset, guild_id, game)
                 )
-                count = await fetch_one(conn, LEADERBOARD_PERIOD_COUNT, params)
+                count = await conn.one(LEADERBOARD_PERIOD_COUNT, params)
         return LeaderboardPage(
             game=game,
             period=period,
@@ -232,15 +232,13 @@ class ResultsRepository:
         min_games = max(1, min_games)
         game_filter = "" if game is None else " AND game = ?"
         extra: tuple[Any, ...] = () if game is None else (game,)
-        async with self._db.read() as conn:
-            ratings = await fetch_all(
-                conn,
+        async with self._db.reader() as conn:
+            ratings = await conn.all(
                 "SELECT game, name, mu, sigma, ordinal, games, wins, last_played FROM ratings"
                 " WHERE guild_id = ? AND user_id = ?" + game_filter + " ORDER BY game",
                 (guild_id, user_id, *extra),
             )
-            stats = await fetch_all(
-                conn,
+            stats = await conn.all(
                 "SELECT game, stat, value FROM player_stats WHERE guild_id = ? AND user_id = ?"
                 + game_filter
                 + " ORDER BY game, stat",
@@ -281,15 +279,14 @@ class ResultsRepository:
         would cost a scan of the server's games); ask for limit + 1 to learn if more exist."""
         if not 1 <= limit <= MAX_PAGE_SIZE or offset < 0:
             raise ValueError(f"limit must be 1..{MAX_PAGE_SIZE} and offset >= 0")
-        async with self._db.read() as conn:
+        async with self._db.reader() as conn:
             if game is None:
-                games = await fetch_all(conn, HISTORY_ALL, (guild_id, limit, offset))
+                games = await conn.all(HISTORY_ALL, (guild_id, limit, offset))
             else:
-                games = await fetch_all(conn, HISTORY_GAME, (guild_id, game, limit, offset))
+                games = await conn.all(HISTORY_GAME, (guild_id, game, limit, offset))
             ids = [row["id"] for row in games]
             players = (
-                await fetch_all(
-                    conn,
+                await conn.all(
                     "SELECT game_id, team, name FROM game_players"
                     f" WHERE game_id IN ({', '.join('?' for _ in ids)}) ORDER BY game_id, seat",
                     ids,
@@ -318,14 +315,14 @@ class ResultsRepository:
     async def finished_game(self, guild_id: int, game_id: int) -> FinishedGame | None:
         """One finished game of this server with everything stored about it, or None (unknown
         id, or a game of another server)."""
-        async with self._db.read() as conn:
-            row = await fetch_one(
-                conn, "SELECT * FROM games WHERE id = ? AND guild_id = ?", (game_id, guild_id)
+        async with self._db.reader() as conn:
+            row = await conn.one(
+                "SELECT * FROM games WHERE id = ? AND guild_id = ?", (game_id, guild_id)
             )
             if row is None:
                 return None
-            players = await fetch_all(
-                conn, "SELECT * FROM game_players WHERE game_id = ? ORDER BY seat", (game_id,)
+            players = await conn.all(
+                "SELECT * FROM game_players WHERE game_id = ? ORDER BY seat", (game_id,)
             )
         return FinishedGame(
             id=row["id"],
@@ -348,20 +345,18 @@ class ResultsRepository:
 
 
 async def _rank(
-    conn: aiosqlite.Connection, guild_id: int, user_id: int, row: sqlite3.Row, min_games: int
+    conn: Reader, guild_id: int, user_id: int, row: Any, min_games: int
 ) -> tuple[int | None, int]:
     """(the player's all-time rank or None, how many players are ranked), in leaderboard order."""
     game = row["game"]
-    ranked = await fetch_one(
-        conn,
+    ranked = await conn.one(
         "SELECT count(*) FROM ratings WHERE guild_id = ? AND game = ? AND games >= ?",
         (guild_id, game, min_games),
     )
     total = int(ranked[0]) if ranked else 0
     if row["games"] < min_games:
         return None, total
-    ahead = await fetch_one(
-        conn,
+    ahead = await conn.one(
         # `ordinal >= ?` on its own lets the count seek in ratings_rank instead of scanning.
         "SELECT count(*) FROM ratings WHERE guild_id = ? AND game = ? AND games >= ?"
         " AND ordinal >= ? AND (ordinal > ? OR user_id < ?)",
@@ -370,7 +365,7 @@ async def _rank(
     return (int(ahead[0]) + 1 if ahead else 1), total
 
 
-def _finished_player(row: sqlite3.Row) -> FinishedPlayer:
+def _finished_player(row: Any) -> FinishedPlayer:
     def shown(mu: float | None, sigma: float | None) -> int | None:
         return None if mu is None or sigma is None else display_rating(mu, sigma)
 

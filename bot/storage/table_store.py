@@ -1,135 +1,279 @@
-"""`SqliteTableStore`: the table service's `TableStore`, on SQLite. Every method is one transaction.
+"""`SqliteTableStore`: the table service's `TableStore`, on SQLite. Every method is one transaction,
+and every write is ONE trip to the writer's thread (`Database.run_write`): the statements of a
+method run together as one plain-sqlite3 function there, instead of one await per statement.
 
 The version is the guard against double application: `append_action` writes only when the
 version it carries is exactly the stored one + 1, checked after BEGIN IMMEDIATE has taken the
 write lock, so neither a double click nor a second process can apply the same step twice.
+
+The SQL is written once, with `?` placeholders, in a dialect PostgreSQL reads too:
+`bot.storage.postgres.PgTableStore` runs the same statements through asyncpg.
+
+Group commit (on by default): appends that queue up while the writer is busy go to the database
+together, in one transaction and one trip, each under its own SAVEPOINT, so one append's
+StaleVersion (or any error) undoes only that append, and each caller gets its own outcome. An
+append alone goes at once (a batch of one). Measured in scripts/bench_storage.py: with 50
+tables appending at once, 5.2x the old five-trip path for one trip per append, 33x with group
+commit (the machine shared, best of 3 rounds); adopted for that.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
-import aiosqlite
-
-from bot.storage.database import Database, execute, execute_many, fetch_all, fetch_one
+from bot.storage.database import Database, WriteUnit, fetch_all, fetch_one
 from bot.storage.errors import StaleVersion, TableNotFound, TableNotPlaying
-from bot.storage.recording import record_game
-from bot.tables.records import GameResult, SeatRecord, TableRecord, TableStore
+from bot.storage.recording import record_game_sync
+from bot.tables.records import ChannelTaken, GameResult, SeatRecord, TableRecord, TableStore
 
-_TABLE_COLUMNS = (
+TABLE_COLUMNS = (
     "id, guild_id, channel_id, message_id, host_id, game, options, status, seed, first_dealer,"
     " version, created_at, started_at, settings, turn_deadline, turn_warned, ping_message_id, ready"
 )
+_TABLE_COLUMNS = TABLE_COLUMNS
+# The unique index of migration 004: one open (lobby or playing) table per channel.
+ONE_OPEN_TABLE_INDEX = "tables_one_open_per_channel"
+
+INSERT_TABLE = (
+    "INSERT INTO tables (guild_id, channel_id, message_id, host_id, game, options,"
+    " status, seed, first_dealer, version, created_at, started_at, settings)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"
+)
+UPDATE_LOBBY = (
+    "UPDATE tables SET host_id = ?, options = ?, settings = ?, status = ?, version = ?,"
+    " turn_deadline = ?, turn_warned = ?, ready = ? WHERE id = ?"
+)
+UPDATE_MESSAGE = "UPDATE tables SET message_id = ? WHERE id = ?"
+UPDATE_TURN = "UPDATE tables SET turn_deadline = ?, turn_warned = ? WHERE id = ?"
+UPDATE_PING = "UPDATE tables SET ping_message_id = ? WHERE id = ?"
+UPDATE_START = (
+    "UPDATE tables SET options = ?, seed = ?, first_dealer = ?, status = ?,"
+    " version = ?, started_at = ?, turn_deadline = ?, turn_warned = 0, ready = ?"
+    " WHERE id = ?"
+)
+DELETE_ACTIONS = "DELETE FROM table_actions WHERE table_id = ?"
+DELETE_SEATS = "DELETE FROM table_seats WHERE table_id = ?"
+INSERT_SEAT = (
+    "INSERT INTO table_seats (table_id, position, user_id, is_bot, name, level, missed, away,"
+    " left_user_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+INSERT_ACTION = "INSERT INTO table_actions (table_id, seq, seat, action) VALUES (?, ?, ?, ?)"
+APPEND_CHECK = (
+    "SELECT version, status,"
+    " (SELECT coalesce(max(seq) + 1, 0) FROM table_actions WHERE table_id = ?)"
+    " FROM tables WHERE id = ?"
+)
+UPDATE_AFTER_APPEND = (
+    "UPDATE tables SET version = ?, status = ?, turn_deadline = ?, turn_warned = 0 WHERE id = ?"
+)
+DELETE_TABLE = "DELETE FROM tables WHERE id = ?"
+# The shard filter of load_active: discord's routing of a guild to a shard.
+SHARD_FILTER = " WHERE (guild_id / 4194304) % ? = ?"
+
+
+def table_row(table: TableRecord) -> tuple[Any, ...]:
+    return (
+        table.guild_id,
+        table.channel_id,
+        table.message_id,
+        table.host_id,
+        table.game,
+        json.dumps(table.options),
+        table.status,
+        encode_seed(table.seed),
+        table.first_dealer,
+        table.version,
+        table.created_at,
+        table.started_at,
+        json.dumps(table.settings),
+    )
+
+
+def lobby_row(table: TableRecord) -> tuple[Any, ...]:
+    return (
+        table.host_id,
+        json.dumps(table.options),
+        json.dumps(table.settings),
+        table.status,
+        table.version,
+        table.turn_deadline,
+        int(table.turn_warned),
+        json.dumps(table.ready),
+        table.id,
+    )
+
+
+def start_row(table: TableRecord) -> tuple[Any, ...]:
+    return (
+        json.dumps(table.options),
+        encode_seed(table.seed),
+        table.first_dealer,
+        table.status,
+        table.version,
+        table.started_at,
+        table.turn_deadline,
+        json.dumps(table.ready),
+        table.id,
+    )
+
+
+def seat_rows(table_id: int, seats: Sequence[SeatRecord | None]) -> list[tuple[Any, ...]]:
+    if len(seats) > 4:
+        raise ValueError(f"a table has 4 positions, not {len(seats)}")
+    return [
+        (
+            table_id,
+            position,
+            seat.user_id,
+            int(seat.is_bot),
+            seat.name,
+            seat.level,
+            seat.missed,
+            int(seat.away),
+            seat.left_user_id,
+        )
+        for position, seat in enumerate(seats)
+        if seat is not None
+    ]
+
+
+def action_rows(table_id: int, actions: list[tuple[int, str]]) -> list[tuple[Any, ...]]:
+    return [(table_id, seq, seat, action) for seq, (seat, action) in enumerate(actions)]
+
+
+def check_append(table_id: int, row: Sequence[Any] | None, version: int) -> int:
+    """The version guard: returns the next action's seq, or raises (nothing written)."""
+    if row is None:
+        raise TableNotFound(table_id)
+    stored, status, next_seq = row[0], row[1], row[2]
+    if version != stored + 1:
+        raise StaleVersion(table_id, stored, version)
+    if status != "playing":
+        raise TableNotPlaying(table_id, status)
+    return int(next_seq)
+
+
+def check_result(table_id: int, result: GameResult | None) -> None:
+    if result is not None and result.table_id != table_id:
+        raise ValueError(f"result of table {result.table_id} appended to table {table_id}")
+
+
+def shard_params(shard: tuple[int, int] | None) -> tuple[str, tuple[int, ...]]:
+    """(WHERE clause, parameters) keeping the tables of guilds routed to `shard` =
+    (shard_id, shard_count): `(guild_id >> 22) % shard_count == shard_id`."""
+    if shard is None:
+        return "", ()
+    shard_id, count = shard
+    if count < 1 or not 0 <= shard_id < count:
+        raise ValueError(f"bad shard {shard!r}: need 0 <= shard_id < shard_count")
+    return SHARD_FILTER, (count, shard_id)
+
+
+# --- the units of work (plain sqlite3, run in the writer's thread) ------------------------------
+
+
+def _write_seats(
+    conn: sqlite3.Connection, table_id: int, seats: Sequence[SeatRecord | None]
+) -> None:
+    rows = seat_rows(table_id, seats)
+    conn.execute(DELETE_SEATS, (table_id,))
+    conn.executemany(INSERT_SEAT, rows)
+
+
+def _changed(cursor: sqlite3.Cursor, table_id: int) -> None:
+    if cursor.rowcount == 0:
+        raise TableNotFound(table_id)
+
+
+def _create(conn: sqlite3.Connection, table: TableRecord) -> int:
+    try:
+        (row,) = conn.execute(INSERT_TABLE, table_row(table)).fetchall()
+    except sqlite3.IntegrityError as error:
+        if ONE_OPEN_TABLE_INDEX in str(error) or "tables.channel_id" in str(error):
+            raise ChannelTaken(table.channel_id) from None
+        raise
+    table_id = int(row[0])
+    _write_seats(conn, table_id, table.seats)
+    conn.executemany(INSERT_ACTION, action_rows(table_id, table.actions))
+    return table_id
+
+
+def _save_lobby(conn: sqlite3.Connection, table: TableRecord) -> None:
+    _changed(conn.execute(UPDATE_LOBBY, lobby_row(table)), table.id)
+    _write_seats(conn, table.id, table.seats)
+
+
+def _start(conn: sqlite3.Connection, table: TableRecord) -> None:
+    try:
+        cursor = conn.execute(UPDATE_START, start_row(table))
+    except sqlite3.IntegrityError as error:
+        if "tables.channel_id" in str(error):
+            raise ChannelTaken(table.channel_id) from None
+        raise
+    _changed(cursor, table.id)
+    _write_seats(conn, table.id, table.seats)
+    conn.execute(DELETE_ACTIONS, (table.id,))
+
+
+def _update(sql: str, params: tuple[Any, ...], table_id: int) -> WriteUnit:
+    return lambda conn: _changed(conn.execute(sql, params), table_id)
+
+
+def _append_unit(
+    table_id: int,
+    seat: int,
+    action: str,
+    version: int,
+    result: GameResult | None,
+    deadline: float | None,
+    seats: list[SeatRecord | None] | None,
+) -> WriteUnit:
+    def unit(conn: sqlite3.Connection) -> None:
+        row = conn.execute(APPEND_CHECK, (table_id, table_id)).fetchone()
+        next_seq = check_append(table_id, row, version)
+        conn.execute(INSERT_ACTION, (table_id, next_seq, seat, action))
+        status = "finished" if result is not None else "playing"
+        conn.execute(UPDATE_AFTER_APPEND, (version, status, deadline, table_id))
+        if seats is not None:
+            _write_seats(conn, table_id, seats)
+        if result is not None:
+            record_game_sync(conn, result)
+
+    return unit
 
 
 class SqliteTableStore:
     """Tables in play: lobby, seats, the running game's action log, version and message id."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, *, group_commit: bool = True) -> None:
         self._db = db
+        self._group_commit = group_commit
+        self._pending: list[tuple[WriteUnit, asyncio.Future[Any]]] = []
+        self._flusher: asyncio.Task[None] | None = None
 
     async def create_table(self, table: TableRecord) -> int:
-        async with self._db.transaction() as conn:
-            cursor = await conn.execute(
-                "INSERT INTO tables (guild_id, channel_id, message_id, host_id, game, options,"
-                " status, seed, first_dealer, version, created_at, started_at, settings)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    table.guild_id,
-                    table.channel_id,
-                    table.message_id,
-                    table.host_id,
-                    table.game,
-                    json.dumps(table.options),
-                    table.status,
-                    _encode_seed(table.seed),
-                    table.first_dealer,
-                    table.version,
-                    table.created_at,
-                    table.started_at,
-                    json.dumps(table.settings),
-                ),
-            )
-            table_id = cursor.lastrowid
-            assert table_id is not None
-            await _write_seats(conn, table_id, table.seats)
-            await _write_actions(conn, table_id, table.actions)
-        return table_id
+        """Raises ChannelTaken when the channel already has an open (lobby or playing) table."""
+        return await self._db.run_write(lambda conn: _create(conn, table))
 
     async def save_lobby(self, table: TableRecord) -> None:
-        async with self._db.transaction() as conn:
-            changed = await execute(
-                conn,
-                "UPDATE tables SET host_id = ?, options = ?, settings = ?, status = ?, version = ?,"
-                " turn_deadline = ?, turn_warned = ?, ready = ? WHERE id = ?",
-                (
-                    table.host_id,
-                    json.dumps(table.options),
-                    json.dumps(table.settings),
-                    table.status,
-                    table.version,
-                    table.turn_deadline,
-                    int(table.turn_warned),
-                    json.dumps(table.ready),
-                    table.id,
-                ),
-            )
-            if not changed:
-                raise TableNotFound(table.id)
-            await _write_seats(conn, table.id, table.seats)
+        await self._db.run_write(lambda conn: _save_lobby(conn, table))
 
     async def set_message(self, table_id: int, message_id: int | None) -> None:
-        async with self._db.transaction() as conn:
-            changed = await execute(
-                conn, "UPDATE tables SET message_id = ? WHERE id = ?", (message_id, table_id)
-            )
-            if not changed:
-                raise TableNotFound(table_id)
+        await self._db.run_write(_update(UPDATE_MESSAGE, (message_id, table_id), table_id))
 
     async def set_turn(self, table_id: int, deadline: float | None, warned: bool) -> None:
-        async with self._db.transaction() as conn:
-            changed = await execute(
-                conn,
-                "UPDATE tables SET turn_deadline = ?, turn_warned = ? WHERE id = ?",
-                (deadline, int(warned), table_id),
-            )
-            if not changed:
-                raise TableNotFound(table_id)
+        await self._db.run_write(_update(UPDATE_TURN, (deadline, int(warned), table_id), table_id))
 
     async def set_ping(self, table_id: int, message_id: int | None) -> None:
-        async with self._db.transaction() as conn:
-            changed = await execute(
-                conn, "UPDATE tables SET ping_message_id = ? WHERE id = ?", (message_id, table_id)
-            )
-            if not changed:
-                raise TableNotFound(table_id)
+        await self._db.run_write(_update(UPDATE_PING, (message_id, table_id), table_id))
 
     async def start_game(self, table: TableRecord) -> None:
         """Also stores the options (harmless, and the game must replay with exactly these)."""
-        async with self._db.transaction() as conn:
-            changed = await execute(
-                conn,
-                "UPDATE tables SET options = ?, seed = ?, first_dealer = ?, status = ?,"
-                " version = ?, started_at = ?, turn_deadline = ?, turn_warned = 0, ready = ?"
-                " WHERE id = ?",
-                (
-                    json.dumps(table.options),
-                    _encode_seed(table.seed),
-                    table.first_dealer,
-                    table.status,
-                    table.version,
-                    table.started_at,
-                    table.turn_deadline,
-                    json.dumps(table.ready),
-                    table.id,
-                ),
-            )
-            if not changed:
-                raise TableNotFound(table.id)
-            await _write_seats(conn, table.id, table.seats)
-            await execute(conn, "DELETE FROM table_actions WHERE table_id = ?", (table.id,))
+        await self._db.run_write(lambda conn: _start(conn, table))
 
     async def append_action(
         self,
@@ -144,83 +288,75 @@ class SqliteTableStore:
     ) -> None:
         """Raises StaleVersion (nothing written) unless `version` is the stored version + 1,
         TableNotFound, or TableNotPlaying when the table is in its lobby or finished."""
-        if result is not None and result.table_id != table_id:
-            raise ValueError(f"result of table {result.table_id} appended to table {table_id}")
-        async with self._db.transaction() as conn:
-            row = await fetch_one(
-                conn,
-                "SELECT version, status,"
-                " (SELECT coalesce(max(seq) + 1, 0) FROM table_actions WHERE table_id = ?)"
-                " FROM tables WHERE id = ?",
-                (table_id, table_id),
-            )
-            if row is None:
-                raise TableNotFound(table_id)
-            stored, status, next_seq = row
-            if version != stored + 1:
-                raise StaleVersion(table_id, stored, version)
-            if status != "playing":
-                raise TableNotPlaying(table_id, status)
-            await execute(
-                conn,
-                "INSERT INTO table_actions (table_id, seq, seat, action) VALUES (?, ?, ?, ?)",
-                (table_id, next_seq, seat, action),
-            )
-            await execute(
-                conn,
-                "UPDATE tables SET version = ?, status = ?, turn_deadline = ?, turn_warned = 0"
-                " WHERE id = ?",
-                (version, "finished" if result is not None else "playing", deadline, table_id),
-            )
-            if seats is not None:
-                await _write_seats(conn, table_id, seats)
-            if result is not None:
-                await record_game(conn, result)
+        check_result(table_id, result)
+        unit = _append_unit(table_id, seat, action, version, result, deadline, seats)
+        if self._group_commit:
+            await self._grouped(unit)
+        else:
+            await self._db.run_write(unit)
+
+    async def _grouped(self, unit: WriteUnit) -> Any:
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._pending.append((unit, future))
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.create_task(self._flush())
+        return await future
+
+    async def _flush(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, []
+            try:
+                outcomes = await self._db.run_batch([unit for unit, _ in batch])
+            except BaseException as error:
+                outcomes = [(False, error)] * len(batch)
+                if not isinstance(error, Exception):
+                    # The flusher itself is cancelled (shutdown): nobody may wait forever.
+                    for _, future in batch + self._pending:
+                        future.cancel()
+                    self._pending = []
+                    raise
+            for (_, future), (ok, value) in zip(batch, outcomes, strict=True):
+                if future.done():
+                    continue  # its caller was cancelled; the unit ran (or not) all the same
+                if ok:
+                    future.set_result(value)
+                else:
+                    future.set_exception(value)
 
     async def delete_table(self, table_id: int) -> None:
         """Forget the table, its seats and its action log (its recorded games stay). Deleting
         a table that is already gone is not an error: closing twice closes once."""
-        async with self._db.transaction() as conn:
-            await execute(conn, "DELETE FROM tables WHERE id = ?", (table_id,))
+        await self._db.run_write(lambda conn: conn.execute(DELETE_TABLE, (table_id,)))
 
     async def load_active(self, shard: tuple[int, int] | None = None) -> list[TableRecord]:
         """Every stored table (lobby, playing, or finished and still showing), by id; with
-        `shard=(shard_id, shard_count)` only those of the shard's guilds (Discord's rule:
-        `(guild_id >> 22) % shard_count == shard_id`)."""
-        where, of_shard = "", ""
-        params: tuple[int, ...] = ()
-        if shard is not None:
-            shard_id, shard_count = shard
-            if not 0 <= shard_id < shard_count:
-                raise ValueError(f"shard {shard_id} is not in 0..{shard_count - 1}")
-            where = " WHERE (guild_id >> 22) % ? = ?"
-            of_shard = f" WHERE table_id IN (SELECT id FROM tables{where})"
-            params = (shard_count, shard_id)
+        `shard` = (shard_id, shard_count) only those of guilds routed to that shard."""
+        where, params = shard_params(shard)
         async with self._db.read() as conn:
             tables = await fetch_all(
-                conn, f"SELECT {_TABLE_COLUMNS} FROM tables{where} ORDER BY id", params
+                conn, f"SELECT {TABLE_COLUMNS} FROM tables{where} ORDER BY id", params
             )
+            ids = tuple(row["id"] for row in tables)
+            inner = f"SELECT id FROM tables{where}"
             seats = await fetch_all(
-                conn, f"SELECT * FROM table_seats{of_shard} ORDER BY table_id, position", params
+                conn,
+                f"SELECT * FROM table_seats WHERE table_id IN ({inner})"
+                " ORDER BY table_id, position",
+                params,
             )
             actions = await fetch_all(
                 conn,
-                f"SELECT table_id, seat, action FROM table_actions{of_shard}"
+                f"SELECT table_id, seat, action FROM table_actions WHERE table_id IN ({inner})"
                 " ORDER BY table_id, seq",
                 params,
             )
-        records = {row["id"]: _decode_table(row) for row in tables}
-        for seat in seats:
-            records[seat["table_id"]].seats[seat["position"]] = _decode_seat(seat)
-        for action in actions:
-            records[action["table_id"]].actions.append((action["seat"], action["action"]))
-        return list(records.values())
+        return assemble(tables, seats, actions, ids)
 
     async def get_table(self, table_id: int) -> TableRecord | None:
         """One table as `load_active` would return it, or None (not part of TableStore)."""
         async with self._db.read() as conn:
             row = await fetch_one(
-                conn, f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)
+                conn, f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)
             )
             if row is None:
                 return None
@@ -229,60 +365,35 @@ class SqliteTableStore:
             )
             actions = await fetch_all(
                 conn,
-                "SELECT seat, action FROM table_actions WHERE table_id = ? ORDER BY seq",
+                "SELECT table_id, seat, action FROM table_actions WHERE table_id = ? ORDER BY seq",
                 (table_id,),
             )
-        record = _decode_table(row)
-        for seat in seats:
-            record.seats[seat["position"]] = _decode_seat(seat)
-        record.actions.extend((a["seat"], a["action"]) for a in actions)
-        return record
+        return assemble([row], seats, actions, (table_id,))[0]
 
 
-async def _write_seats(
-    conn: aiosqlite.Connection, table_id: int, seats: list[SeatRecord | None]
-) -> None:
-    if len(seats) > 4:
-        raise ValueError(f"a table has 4 positions, not {len(seats)}")
-    await execute(conn, "DELETE FROM table_seats WHERE table_id = ?", (table_id,))
-    await execute_many(
-        conn,
-        "INSERT INTO table_seats (table_id, position, user_id, is_bot, name, level, missed, away,"
-        " left_user_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [
-            (
-                table_id,
-                position,
-                seat.user_id,
-                int(seat.is_bot),
-                seat.name,
-                seat.level,
-                seat.missed,
-                int(seat.away),
-                seat.left_user_id,
-            )
-            for position, seat in enumerate(seats)
-            if seat is not None
-        ],
-    )
+def assemble(
+    tables: Sequence[Any], seats: Sequence[Any], actions: Sequence[Any], ids: Sequence[int]
+) -> list[TableRecord]:
+    """TableRecords from the rows of tables, table_seats and table_actions (either back-end's
+    rows: both can be read by column name)."""
+    records = {row["id"]: decode_table(row) for row in tables}
+    for seat in seats:
+        record = records.get(seat["table_id"])
+        if record is not None:
+            record.seats[seat["position"]] = decode_seat(seat)
+    for action in actions:
+        record = records.get(action["table_id"])
+        if record is not None:
+            record.actions.append((action["seat"], action["action"]))
+    return list(records.values())
 
 
-async def _write_actions(
-    conn: aiosqlite.Connection, table_id: int, actions: list[tuple[int, str]]
-) -> None:
-    await execute_many(
-        conn,
-        "INSERT INTO table_actions (table_id, seq, seat, action) VALUES (?, ?, ?, ?)",
-        [(table_id, seq, seat, action) for seq, (seat, action) in enumerate(actions)],
-    )
-
-
-def _encode_seed(seed: int | None) -> str | None:
+def encode_seed(seed: int | None) -> str | None:
     # TEXT: the engine's seeds are unsigned 64-bit and overflow SQLite's signed INTEGER.
     return None if seed is None else str(int(seed))
 
 
-def _decode_table(row: sqlite3.Row) -> TableRecord:
+def decode_table(row: Any) -> TableRecord:
     return TableRecord(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -307,7 +418,7 @@ def _decode_table(row: sqlite3.Row) -> TableRecord:
     )
 
 
-def _decode_seat(row: sqlite3.Row) -> SeatRecord:
+def decode_seat(row: Any) -> SeatRecord:
     return SeatRecord(
         user_id=row["user_id"],
         name=row["name"],
