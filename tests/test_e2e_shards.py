@@ -10,8 +10,8 @@ only its guild's tables, and every game is played to its end. Then: each finishe
 games table exactly once, the leaderboard of each guild counts its own games once, every
 interaction of a guild went to its shard's session, and no process logged an error.
 
-The database is the `shared_database` fixture: SQLite today (one file, WAL, BEGIN IMMEDIATE and
-the version check make two writers safe); PostgreSQL is one line there once bot/storage has it.
+The database is the `shared_database` fixture: one PostgreSQL database on the server the test
+command starts (tests/pg_server.py), reached by both processes through DATABASE_URL.
 """
 
 from __future__ import annotations
@@ -35,14 +35,15 @@ from bot.client import ShardedCardTableBot
 from bot.emulator import Channel, Emulator, Guild, Message, SimulatedUser, run_bot
 from bot.emulator.gateway import shard_of
 from bot.pictures.cards import deck_codes
-from bot.settings import Settings
-from bot.storage import Database, ResultsRepository, SqliteTableStore
+from bot.settings import Settings, parse_database_url
+from bot.storage import Database, SqliteTableStore
+from bot.storage.backend import Storage, open_storage
 from bot.tables.games import rules_for
-from bot.tables.records import TableRecord
+from bot.tables.records import TableRecord, TableStore
 from bot.texts import t
 from bot.ui.card_emojis import emoji_name
 from bot.ui.custom_ids import parse_game_action
-from tests.conftest import World
+from tests.conftest import World, empty_pg_database, fetch_rows
 from tests.test_crash_restart import game_buttons, games_rows, hand_version, replay
 from tests.test_e2e_play_driver import TableDriver
 
@@ -58,26 +59,18 @@ class SharedDatabase:
     url: str
 
     @property
-    def sqlite_path(self) -> Path | None:
-        return Path(self.url.removeprefix("sqlite:///")) if self.url.startswith("sqlite:") else None
-
-    @property
     def env(self) -> dict[str, str]:
-        path = self.sqlite_path
-        return {"DATABASE_PATH": str(path)} if path is not None else {"DATABASE_URL": self.url}
+        return {"DATABASE_URL": self.url}
 
-    async def open(self) -> Database:
-        path = self.sqlite_path
-        if path is None:  # pragma: no cover - the PostgreSQL back-end's opener goes here
-            raise NotImplementedError("open the PostgreSQL back-end (bot.storage) here")
-        return await Database.open(path, migrate=False)
+    async def open(self) -> Storage:
+        return await open_storage(parse_database_url(self.url, Path("unused.sqlite3")))
 
 
 @pytest.fixture
-def shared_database(tmp_path: Path) -> SharedDatabase:
-    """SQLite today; PostgreSQL (once bot/storage has it) is this one line:
-    `return SharedDatabase(url=<the test server's postgresql:// URL>)`."""
-    return SharedDatabase(url=f"sqlite:///{tmp_path / 'shared.sqlite3'}")
+async def shared_database(pg_scratch: str) -> SharedDatabase:
+    """One PostgreSQL database (the test server's, emptied) for both processes."""
+    await empty_pg_database(pg_scratch)
+    return SharedDatabase(url=pg_scratch)
 
 
 class ShardProcess:
@@ -197,7 +190,7 @@ class Run:
 class Players:
     """People clicking what they see; the database (read through bot.storage) says whose turn."""
 
-    def __init__(self, emu: Emulator, store: SqliteTableStore, seed: int) -> None:
+    def __init__(self, emu: Emulator, store: TableStore, seed: int) -> None:
         self.emu = emu
         self.store = store
         self.rng = random.Random(seed)
@@ -314,9 +307,9 @@ async def test_two_shard_processes_one_database_sigkill_and_restart(
         processes = [ShardProcess(emu, i, guilds[i], shared_database, tmp_path) for i in (0, 1)]
         for process in processes:
             await process.start()
-        db = await shared_database.open()
+        storage = await shared_database.open()
         try:
-            players = Players(emu, SqliteTableStore(db), seed=14)
+            players = Players(emu, storage.tables, seed=14)
             for run in runs:
                 await players.open_table(run)
             shard_1 = [r for r in runs if r.shard == 1]
@@ -341,17 +334,16 @@ async def test_two_shard_processes_one_database_sigkill_and_restart(
             await players.play(shard_0, steps=20)
             for table_id, before in killed.items():
                 assert table_id is not None
-                now = await SqliteTableStore(db).get_table(table_id)
+                now = await storage.tables.get_table(table_id)
                 assert now is not None and now.version == before.version
             await processes[1].start()
             assert "restored 2 tables" in processes[1].log_text(), processes[1].log_text()
             await players.play(runs)
             # Every game finished; each in the games table once, and in its guild's standings.
-            if shared_database.sqlite_path is not None:  # the file itself, read directly too
-                rows = games_rows(shared_database.sqlite_path)
-                assert sorted(table for table, _ in rows) == sorted(r.table_id for r in runs)
-                assert set(rows.values()) == {1}
-            results = ResultsRepository(db)
+            rows = Counter(await fetch_rows(storage, "SELECT table_id, started_at FROM games"))
+            assert sorted(table for table, _ in rows) == sorted(r.table_id for r in runs)
+            assert set(rows.values()) == {1}
+            results = storage.results
             for run in runs:
                 kind = run.command.split()[0]
                 history = await results.history(run.guild.id, kind, 100, 0)
@@ -368,7 +360,7 @@ async def test_two_shard_processes_one_database_sigkill_and_restart(
             for process in processes:
                 with contextlib.suppress(Exception):
                     await process.stop()
-            await db.close()
+            await storage.close()
         # Each guild's interactions went to a session of its own shard only.
         sessions = {s.number: s for s in emu.gateway.sessions}
         for frame in emu.gateway.frames:
