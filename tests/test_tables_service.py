@@ -16,6 +16,7 @@ from bot.storage.backend import Storage
 from bot.tables import errors
 from bot.tables.records import TableRecord, TableStore
 from bot.tables.service import Table, TableService
+from tests.conftest import reopen
 
 GUILD = 1000
 CHANNEL = 2000
@@ -339,6 +340,33 @@ async def test_a_finished_table_makes_room_for_a_new_one(service: TableService) 
         guild_id=GUILD, channel_id=CHANNEL, host_id=ANA, host_name="Ana", game="euchre"
     )
     assert closed == [table.id] and service.in_channel(CHANNEL) is new
+
+
+async def test_play_again_where_another_process_opened_a_table_is_refused_as_busy(
+    service: TableService, db: Storage
+) -> None:
+    """Issue 14: while this process shows a finished table, another process (a shard of the
+    same bot on the same database) opens a table in that channel; Play again here is then
+    refused as "already a table here" (the store's one-open-table index), and nothing moves."""
+    table = await full_table(service, "truco")
+    await play_random(service, table, random.Random(2))
+    other = await reopen(db)
+    second = make_service(other)
+    try:
+        await second.create(
+            guild_id=GUILD, channel_id=CHANNEL, host_id=ANA, host_name="Ana", game="euchre"
+        )
+        version = table.version
+        for user in (ANA, HOST, BIA):
+            await service.play_again(table.id, user)
+        with pytest.raises(errors.ChannelBusy):
+            await service.play_again(table.id, CAU)
+        assert table.status == "finished" and table.version == version
+        stored = await service.store.get_table(table.id)
+        assert stored is not None and stored.status == "finished"
+    finally:
+        await second.close()
+        await other.close()
 
 
 # --- restore ----------------------------------------------------------------------------------

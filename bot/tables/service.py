@@ -1105,7 +1105,7 @@ class TableService:
         record.turn_deadline = self._turn_deadline(table)
         try:
             await self.store.start_game(record)
-        except BaseException:
+        except BaseException as error:
             (
                 record.status,
                 record.seed,
@@ -1121,6 +1121,10 @@ class TableService:
                 record.turn_deadline,
                 record.turn_warned,
             ) = previous
+            if isinstance(error, ChannelTaken):
+                # Another process opened a table in this channel since this one finished.
+                stored = await self._stored_table_in(record.guild_id, record.channel_id)
+                raise ChannelBusy(stored) from None
             raise
 
     async def _close(self, table: Table) -> None:
