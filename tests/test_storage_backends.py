@@ -104,10 +104,15 @@ async def test_the_service_answers_channel_busy_for_a_table_of_another_process(
     first = TableService(storage.tables, bot_move_delay=0)
     second = TableService(other.tables, bot_move_delay=0)
     try:
-        await first.create(guild_id=1, channel_id=5, host_id=1, host_name="A", game="euchre")
-        with pytest.raises(errors.ChannelBusy):
+        table = await first.create(
+            guild_id=1, channel_id=5, host_id=1, host_name="A", game="euchre"
+        )
+        with pytest.raises(errors.ChannelBusy) as refused:
             await second.create(guild_id=1, channel_id=5, host_id=2, host_name="B", game="truco")
-        assert second.in_channel(5) is None
+        # The second process takes the stored table in: the answer links to it.
+        taken = second.in_channel(5)
+        assert taken is not None and taken.id == table.id and taken.record.game == "euchre"
+        assert refused.value.table is taken
     finally:
         await first.close()
         await second.close()

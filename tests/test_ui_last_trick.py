@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import Database
+from bot.settings import DatabaseTarget
+from bot.storage.backend import open_storage
 from bot.tables.service import Table, TableService
 from bot.texts import t
 from bot.ui import render
@@ -18,7 +19,7 @@ from tests.test_tables_service import full_table, make_service, user_at
 
 @pytest.fixture
 async def service(tmp_path: Path) -> AsyncIterator[TableService]:
-    db = await Database.open(tmp_path / "tables.sqlite3")
+    db = await open_storage(DatabaseTarget("sqlite", path=tmp_path / "tables.sqlite3"))
     svc = make_service(db)
     try:
         yield svc
