@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 import time
 from collections.abc import Callable
@@ -110,6 +111,7 @@ class CardTableBot(commands.Bot):
         # Tables in play (and lobbies) come back; their messages show the state again and the
         # bot seats resume.
         await self.table_service.restore()
+        calm_garbage_collector()
         log.info("ready to start: %d extensions loaded", len(self.extension_names))
 
     async def close(self) -> None:
@@ -182,3 +184,20 @@ def make_bot(settings: Settings, **options: Any) -> CardTableBot:
     if shards is not None and len(shards) > 1:
         return ShardedCardTableBot(settings, **options)
     return CardTableBot(settings, **options)
+
+
+_GC_CALMED = False
+
+
+def calm_garbage_collector() -> None:
+    """Once per process, at start-up: what exists now (code, discord.py's state, restored
+    tables) lives as long as the bot, so it is moved out of the collector's sight, and young
+    collections run less often. A full collection of a bot with 200 busy tables otherwise
+    stopped its event loop for 80-190 ms (scripts/bench_latency.py)."""
+    global _GC_CALMED
+    if _GC_CALMED:
+        return
+    _GC_CALMED = True
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(20_000, 20, 50)

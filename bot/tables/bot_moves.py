@@ -15,12 +15,12 @@ from __future__ import annotations
 import asyncio
 import importlib
 import logging
-import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from bot.engine.common import Rng
+from bot.workers import worker_pool
 
 log = logging.getLogger(__name__)
 
@@ -53,8 +53,7 @@ def think(
 def _worker_pool() -> ProcessPoolExecutor:
     global _pool
     if _pool is None:
-        # spawn: a fresh interpreter, not a fork of a process with running threads and sockets.
-        _pool = ProcessPoolExecutor(max_workers=2, mp_context=multiprocessing.get_context("spawn"))
+        _pool = worker_pool(max_workers=2)
     return _pool
 
 

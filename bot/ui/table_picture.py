@@ -13,14 +13,13 @@ rebuilt as components, and its flag can never be removed from a message again.
 
 from __future__ import annotations
 
-import asyncio
 import io
 from collections import OrderedDict
 
 import discord
 
+from bot.pictures.render_pool import render_png
 from bot.pictures.scene import Scene, scene_of
-from bot.pictures.table import table_png
 from bot.tables.service import Table
 from bot.tables.settings import setting_of
 from bot.texts import t
@@ -54,7 +53,7 @@ class TablePictures:
         cached = self._latest.get(scene.table_id)
         if cached is not None and cached[0] == scene.key:
             return cached[1]
-        data = await asyncio.to_thread(table_png, scene)
+        data = await render_png(scene)
         self.drawn += 1
         self._latest[scene.table_id] = (scene.key, data)
         self._latest.move_to_end(scene.table_id)

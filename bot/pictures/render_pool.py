@@ -1,0 +1,56 @@
+"""Table pictures drawn in a worker process, not in a thread of the bot's own process.
+
+A picture costs ~8 ms of CPU (draw ~2 ms, palette + PNG ~6 ms), most of it Python holding the
+GIL. In a thread, at 200 busy tables, that starved the event loop and the database's thread:
+acknowledgements waited seconds (scripts/bench_latency.py). One worker process draws them
+instead; a table whose picture is slow to come simply sends fewer, newer pictures (edits are
+coalesced). Where a process cannot be started (a daemonic parent, a sandbox), or keeps dying,
+pictures are drawn in a thread as before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from bot.pictures.scene import Scene
+from bot.pictures.table import table_png
+from bot.workers import worker_pool
+
+log = logging.getLogger(__name__)
+
+_pool: ProcessPoolExecutor | None = None
+_threads_only = False
+
+
+def _worker_pool() -> ProcessPoolExecutor:
+    global _pool
+    if _pool is None:
+        # Niced: when the machine is saturated, the answers to clicks come first and the
+        # pictures later (and fewer).
+        _pool = worker_pool(max_workers=1, niceness=10)
+    return _pool
+
+
+async def render_png(scene: Scene) -> bytes:
+    """The PNG of `scene`, drawn off the event loop (in the worker process when there is one)."""
+    global _pool, _threads_only
+    loop = asyncio.get_running_loop()
+    for attempt in (1, 2):
+        if _threads_only:
+            break
+        pool = None
+        try:
+            pool = _worker_pool()
+            return await loop.run_in_executor(pool, table_png, scene)
+        except BrokenProcessPool:
+            log.warning("the picture worker broke (attempt %d)", attempt)
+            if _pool is pool:
+                _pool = None
+        except (AssertionError, OSError, RuntimeError) as error:
+            # e.g. "daemonic processes are not allowed to have children"
+            log.warning("pictures drawn in a thread: no worker process (%s)", error)
+            _threads_only = True
+    return await asyncio.to_thread(table_png, scene)

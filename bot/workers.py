@@ -1,0 +1,41 @@
+"""Worker processes for CPU-heavy work (bot seats' search, table pictures).
+
+Spawned (a fresh interpreter, not a fork of a process with running threads and sockets), and
+tied to the bot: a worker whose bot process is gone (SIGKILL, OOM) exits by itself instead of
+lingering as an orphan.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+PARENT_CHECK_SECONDS = 1.0
+
+
+def _watch_parent(parent: int) -> None:
+    while True:
+        time.sleep(PARENT_CHECK_SECONDS)
+        if os.getppid() != parent:
+            os._exit(0)  # the bot is gone: nothing left to work for
+
+
+def _start_worker(parent: int, niceness: int) -> None:
+    if niceness:
+        with contextlib.suppress(OSError, AttributeError):
+            os.nice(niceness)
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+
+
+def worker_pool(max_workers: int, niceness: int = 0) -> ProcessPoolExecutor:
+    """A pool of `max_workers` processes; `niceness` > 0 lets them yield the CPU to the bot."""
+    return ProcessPoolExecutor(
+        max_workers=max_workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_start_worker,
+        initargs=(os.getpid(), niceness),
+    )

@@ -1,0 +1,70 @@
+"""Worker processes (bot/workers.py): the pictures' and the search's. Issue 13 item 7: the
+pictures left the bot's process (they starved its event loop); a worker never outlives its bot."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from bot.pictures import samples
+from bot.pictures.render_pool import render_png
+from bot.pictures.scene import scene_of
+from bot.pictures.table import table_png
+from bot.workers import worker_pool
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# A bot stand-in: starts a pool, prints its worker's pid, then waits to be killed.
+CHILD = """
+import os, sys, time
+from bot.workers import worker_pool
+pool = worker_pool(max_workers=1, niceness=5)
+print(pool.submit(os.getpid).result(), pool.submit(os.nice, 0).result(), flush=True)
+time.sleep(60)
+"""
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A zombie is gone too (it only waits for its new parent to reap it).
+    stat = Path(f"/proc/{pid}/stat")
+    return not (stat.exists() and stat.read_text().split(") ", 1)[1].startswith("Z"))
+
+
+def test_a_worker_exits_when_its_bot_is_killed() -> None:
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD], cwd=ROOT, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert child.stdout is not None
+        worker, niceness = (int(x) for x in child.stdout.readline().split())
+        assert worker != child.pid and alive(worker)
+        assert niceness >= 5  # the pictures' worker yields the CPU to the bot
+        child.send_signal(signal.SIGKILL)
+        child.wait(10)
+        deadline = time.monotonic() + 10
+        while alive(worker) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not alive(worker), "the worker outlived its bot"
+    finally:
+        child.kill()
+
+
+async def test_a_picture_drawn_in_the_worker_is_the_picture() -> None:
+    scene = scene_of(samples.stages("truco")["trick"])
+    assert await render_png(scene) == table_png(scene)
+
+
+def test_a_worker_pool_runs_its_jobs_in_another_process() -> None:
+    pool = worker_pool(max_workers=1)
+    try:
+        assert pool.submit(os.getpid).result(timeout=60) != os.getpid()
+    finally:
+        pool.shutdown()
