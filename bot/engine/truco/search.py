@@ -31,15 +31,12 @@ from typing import Any
 
 from bot.engine.common import Rng
 from bot.engine.truco.cards import DECK, STRENGTH
-from bot.engine.truco.game import PHASE_PLAY, PLAY_ACTION, RAISE, Game
+from bot.engine.truco.game import NEXT_SEAT, PHASE_PLAY, PLAY_PREFIX, RAISE, Game, decide_hand
 from bot.engine.truco.options import Options
 
 _HAND_POINTS = 2  # an ordinary hand: the unit of the win-chance table
-# The strength of a `play:<card>` action, for the play-outs' card choice.
-_ACTION_STRENGTH: dict[str, int] = {PLAY_ACTION[card]: STRENGTH[card] for card in DECK}
-_SORT_KEY: dict[str, tuple[int, str]] = {
-    PLAY_ACTION[card]: (STRENGTH[card], card) for card in DECK
-}
+# The rule player's order of a hand: weakest first (bot_player._card_to_play).
+_SORT_KEY: dict[str, tuple[int, str]] = {card: (STRENGTH[card], card) for card in DECK}
 
 # A betting-tree node: ("max" | "min", [(action, child), ...]); ("leaf", key, stake): the hand
 # played out at `stake` after our seat plays `key` (None: from the player on turn);
@@ -67,15 +64,12 @@ def _value(game: Game, team: int) -> float:
     return win_chance(scores[team], scores[1 - team], game.options.target)
 
 
-def _card(game: Game, seat: int) -> str:
-    """The rule player's card (bot_player._card_to_play) read straight off a sampled game:
-    lead the strongest; let the partner's winning card stand with the weakest; else the cheapest
-    card that takes the round, a tie when a tie helps, or the weakest."""
-    hand = sorted(game._hands[seat], key=_SORT_KEY.__getitem__)
-    trick = game._trick
+def _card(hand: list[str], trick: list[tuple[int, str]], tie_helps: bool, team: int) -> str:
+    """The rule player's card (bot_player._card_to_play), `hand` sorted weakest first: lead the
+    strongest; let the partner's winning card stand with the weakest; else the cheapest card
+    that takes the round, a tie when a tie helps (T8), or the weakest."""
     if not trick:
         return hand[-1]
-    team = seat & 1
     best = -1
     on_top = 0
     for s, c in trick:
@@ -87,33 +81,68 @@ def _card(game: Game, seat: int) -> str:
     if on_top == 1 << team:
         return hand[0]
     tying = None
-    for action in hand:
-        value = _ACTION_STRENGTH[action]
+    for card in hand:
+        value = STRENGTH[card]
         if value > best:
-            return action
+            return card
         if value == best and tying is None:
-            tying = action
-    if tying is not None:
-        results = game._results
-        if not results or results[0] == team:  # T8: a tie helps here
-            return tying
+            tying = card
+    if tying is not None and tie_helps:
+        return tying
     return hand[0]
 
 
-def _hand_winner(game: Game, key: str | None, seat: int) -> int:
-    """Plays the hand out on `game` (changed) with cards only: every ask pending or to come is
-    accepted, nobody raises; `key`, if given, is our seat's card. The pair that takes the hand."""
-    before = game.scores
-    hand_number = game.hand_number
-    while game.phase != PHASE_PLAY:
-        game.apply(game.to_act[0], "accept")
-    if key is not None:
-        game.apply(seat, key)
-    while not game.is_over and game.hand_number == hand_number:
-        turn = game._turn
-        game.apply(turn, _card(game, turn))
-    after = game.scores
-    return 0 if after[0] > before[0] else 1
+def play_out(
+    hands: list[list[str]],
+    trick: list[tuple[int, str]],
+    results: list[int | None],
+    turn: int,
+    dealer: int,
+    first: str | None = None,
+) -> int:
+    """The pair that takes the hand when its cards are played out by the rule player's card
+    choice (nobody raises): `hands` the cards left by seat (changed), `trick` the round in play,
+    `results` the rounds finished (winning pair, None for a tie), `turn` the seat to play, which
+    plays `first` if given. Rounds are settled as the engine settles them (T6-T8 with the
+    engine's `decide_hand`; tests/test_ai_search.py checks that the two agree)."""
+    trick = list(trick)
+    results = list(results)
+    for hand in hands:
+        hand.sort(key=_SORT_KEY.__getitem__)
+    card = first
+    while True:
+        hand = hands[turn]
+        if card is None:
+            team = turn & 1
+            # T8: a tie in the first round leaves the hand to the next; later it helps only
+            # the pair that won the first round.
+            card = _card(hand, trick, not results or results[0] == team, team)
+        hand.remove(card)
+        trick.append((turn, card))
+        card = None
+        if len(trick) < 4:
+            turn = NEXT_SEAT[turn]
+            continue
+        best = -1
+        best_seat = -1
+        on_top = 0
+        for s, c in trick:
+            value = STRENGTH[c]
+            if value > best:
+                best, best_seat, on_top = value, s, 1 << (s & 1)
+            elif value == best:
+                on_top |= 1 << (s & 1)
+        if on_top == 3:  # T6: a tie; the round's leader leads again
+            results.append(None)
+            turn = trick[0][0]
+        else:  # the first of the top cards takes the round, its player leads
+            results.append(best_seat & 1)
+            turn = best_seat
+        trick = []
+        if len(results) >= 2:
+            decided = decide_hand(results, dealer & 1)
+            if decided is not None:
+                return decided[0]
 
 
 def _expand(game: Game, seat: int, team: int, hand_number: int, keys: set[str | None]) -> Node:
@@ -146,7 +175,9 @@ def _children(
     return out
 
 
-def _worth(node: Node, wins: dict[str | None, float], scores: tuple[int, int], target: int) -> float:
+def _worth(
+    node: Node, wins: dict[str | None, float], scores: tuple[int, int], target: int
+) -> float:
     kind = node[0]
     if kind == "end":
         return float(node[1])
@@ -161,34 +192,61 @@ def _worth(node: Node, wins: dict[str | None, float], scores: tuple[int, int], t
     return max(values) if kind == "max" else min(values)
 
 
-def _sample(
-    view: dict[str, Any],
-    history: list[tuple[int, str]],
-    options: Options,
-    rng: Rng,
-) -> Game:
+def _unseen(
+    view: dict[str, Any], history: list[tuple[int, str]]
+) -> tuple[list[list[str] | None], list[list[str]], list[str]]:
+    """The hands the seat knows (its own; the partner's in a hand of ten), the cards each seat
+    has played this hand, and the cards it has not seen (in deck order)."""
     seat: int = view["seat"]
     played: list[list[str]] = [[], [], [], []]
     for s, action in history:
-        if action.startswith("play:"):
-            played[s].append(action[5:])
+        if action.startswith(PLAY_PREFIX):
+            played[s].append(action[len(PLAY_PREFIX) :])
     known: list[list[str] | None] = [None, None, None, None]
     known[seat] = list(view["hand"])
     if view["partner_hand"] is not None:
         known[(seat + 2) % 4] = list(view["partner_hand"])
     seen = {c for hand in known if hand for c in hand} | {c for p in played for c in p}
-    pool = rng.shuffled([c for c in DECK if c not in seen])
+    return known, played, [c for c in DECK if c not in seen]
+
+
+def _deal(
+    known: list[list[str] | None], sizes: list[int], pool: list[str], rng: Rng
+) -> list[list[str]]:
+    """The cards left in every hand: the known ones, the others drawn uniformly from `pool`
+    (a partial Fisher-Yates shuffle of a copy)."""
+    pool = list(pool)
+    left = len(pool)
+    i = 0
     hands: list[list[str]] = []
     for s in range(4):
         hand = known[s]
-        if hand is None:
-            size = view["hand_sizes"][s]
-            hand, pool = pool[:size], pool[size:]
-        hands.append(hand + played[s])
+        if hand is not None:
+            hands.append(list(hand))
+            continue
+        drawn = []
+        for _ in range(sizes[s]):
+            j = i + rng.below(left - i)
+            pool[i], pool[j] = pool[j], pool[i]
+            drawn.append(pool[i])
+            i += 1
+        hands.append(drawn)
+    return hands
+
+
+def _replay(
+    view: dict[str, Any],
+    history: list[tuple[int, str]],
+    options: Options,
+    hands: list[list[str]],
+    played: list[list[str]],
+) -> Game:
+    """A real engine at this position for the deal `hands` (cards left) + `played`."""
+    deal = [hands[s] + played[s] for s in range(4)]
     scores = (view["scores"][0], view["scores"][1])
     # The hand in play is hand 0 of the look-ahead game; the deal of any later hand is the same
     # (a look-ahead stops when its hand ends).
-    game = Game(options, 0, view["dealer"], lambda _n, _d: hands, scores=scores)
+    game = Game(options, 0, view["dealer"], lambda _n, _d: deal, scores=scores)
     for s, action in history:
         game.apply(s, action)
     return game
@@ -197,23 +255,32 @@ def _sample(
 def evaluate(
     view: dict[str, Any], history: list[tuple[int, str]], iterations: int, seed: int
 ) -> list[tuple[str, float]]:
-    """Each legal action with its sampled chance to win the game (about `iterations` play-outs
-    in all)."""
+    """Each legal action with its sampled chance to win the game, from `iterations` sampled
+    deals (each played out once per card we may play now, or once if we play none now)."""
     legal: list[str] = view["legal_actions"]
     seat: int = view["seat"]
     team = seat & 1
     options = Options.from_dict(view["options"])
     rng = Rng(seed)
-    first = _sample(view, history, options, rng)
+    known, played, pool = _unseen(view, history)
+    sizes: list[int] = view["hand_sizes"]
+    first = _deal(known, sizes, pool, rng)
+    # The betting tree, on a real engine at this position (any deal gives the same tree).
+    skeleton = _replay(view, history, options, first, played)
     keys: set[str | None] = set()
-    root = _children(first, seat, legal, seat, team, keys)
+    root = _children(skeleton, seat, legal, seat, team, keys)
     order = sorted(keys, key=lambda k: "" if k is None else k)
-    samples = max(1, iterations // max(1, len(order)))
+    trick = [(entry["seat"], entry["card"]) for entry in view["trick"]]
+    results = [r["winner_team"] for r in view["rounds"]]
+    turn: int = view["turn"]
+    dealer: int = view["dealer"]
+    samples = max(1, iterations)
     wins = dict.fromkeys(order, 0.0)
     for n in range(samples):
-        base = first if n == 0 else _sample(view, history, options, rng)
+        hands = first if n == 0 else _deal(known, sizes, pool, rng)
         for key in order:
-            if _hand_winner(base.copy(), key, seat) == team:
+            card = None if key is None else key[len(PLAY_PREFIX) :]
+            if play_out([list(h) for h in hands], trick, results, turn, dealer, card) == team:
                 wins[key] += 1
     for key in order:
         wins[key] /= samples
