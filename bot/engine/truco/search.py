@@ -31,7 +31,15 @@ from typing import Any
 
 from bot.engine.common import Rng
 from bot.engine.truco.cards import DECK, STRENGTH
-from bot.engine.truco.game import NEXT_SEAT, PHASE_PLAY, PLAY_PREFIX, RAISE, Game, decide_hand
+from bot.engine.truco.game import (
+    NEXT_SEAT,
+    PHASE_PLAY,
+    PLAY_PREFIX,
+    RAISE,
+    RAISES,
+    Game,
+    decide_hand,
+)
 from bot.engine.truco.options import Options
 
 _HAND_POINTS = 2  # an ordinary hand: the unit of the win-chance table
@@ -105,8 +113,22 @@ def play_out(
     `results` the rounds finished (winning pair, None for a tie), `turn` the seat to play, which
     plays `first` if given. Rounds are settled as the engine settles them (T6-T8 with the
     engine's `decide_hand`; tests/test_ai_search.py checks that the two agree)."""
+    return _play_out(hands, trick, results, turn, dealer, first)[0]
+
+
+def _play_out(
+    hands: list[list[str]],
+    trick: list[tuple[int, str]],
+    results: list[int | None],
+    turn: int,
+    dealer: int,
+    first: str | None,
+) -> tuple[int, int]:
+    """`play_out`, and what the next round to end shows everyone: 0 or 1, the pair that took
+    it, 2 a tie."""
     trick = list(trick)
     results = list(results)
+    start = len(results)
     for hand in hands:
         hand.sort(key=_SORT_KEY.__getitem__)
     card = first
@@ -142,7 +164,8 @@ def play_out(
         if len(results) >= 2:
             decided = decide_hand(results, dealer & 1)
             if decided is not None:
-                return decided[0]
+                shown = results[start]
+                return decided[0], 2 if shown is None else shown
 
 
 def _expand(game: Game, seat: int, team: int, hand_number: int, keys: set[str | None]) -> Node:
@@ -153,7 +176,7 @@ def _expand(game: Game, seat: int, team: int, hand_number: int, keys: set[str | 
         turn = game.to_act[0]
         if turn != seat:
             keys.add(None)
-            return ("leaf", None, game.hand_value)
+            return ("leaf", None, game.hand_value, _later(game, team))
         return ("max", _children(game, seat, game.legal_actions(seat), seat, team, keys))
     actor = game.to_act[0]
     kind = "max" if actor & 1 == team else "min"
@@ -167,7 +190,7 @@ def _children(
     for action in actions:
         if game.phase == PHASE_PLAY and action != RAISE:
             keys.add(action)
-            out.append((action, ("leaf", action, game.hand_value)))
+            out.append((action, ("leaf", action, game.hand_value, _later(game, team))))
             continue
         child = game.copy()
         child.apply(actor, action)
@@ -175,20 +198,71 @@ def _children(
     return out
 
 
-def _worth(
-    node: Node, wins: dict[str | None, float], scores: tuple[int, int], target: int
-) -> float:
+def _later(game: Game, team: int) -> tuple[int, bool]:
+    """Who may raise later in this hand once the cards are being played: (the ladder step of
+    that raise, whether it is our pair), or (-1, False) when nobody may (T10, T13, T14)."""
+    if not game._raise_open:
+        return (-1, False)
+    if game._last_asker < 0:  # nobody has asked: both pairs may, on their turns
+        return (game._level, True)
+    return (game._level, game._last_asker != team)
+
+
+class _Stakes:
+    """Values of the hand's outcomes at a score: W(ours + stake) if we take it, else
+    W(theirs + stake) (W = win_chance)."""
+
+    __slots__ = ("ours", "target", "theirs")
+
+    def __init__(self, scores: tuple[int, int], target: int) -> None:
+        self.ours, self.theirs = scores
+        self.target = target
+
+    def won(self, points: int) -> float:
+        return win_chance(self.ours + points, self.theirs, self.target)
+
+    def lost(self, points: int) -> float:
+        return win_chance(self.ours, self.theirs + points, self.target)
+
+    def hold(self, q: float, stake: int) -> float:
+        """The hand played out at `stake`, won with chance q."""
+        return q * self.won(stake) + (1 - q) * self.lost(stake)
+
+    def ask(self, q: float, level: int, run_value: int, ours: bool) -> float:
+        """An ask of ladder step `level` (T9) by our pair (`ours`) or theirs, answered by the
+        other pair's best answer to us -- run, accept or raise back -- on equity q alone."""
+        worth = RAISES[level][1]
+        options = [
+            self.won(run_value) if ours else self.lost(run_value),
+            self.hold(q, worth),
+        ]
+        if level + 1 < len(RAISES):
+            options.append(self.ask(q, level + 1, worth, not ours))
+        return min(options) if ours else max(options)
+
+
+def _worth(node: Node, stats: dict[str | None, list[list[int]]], stakes: _Stakes) -> float:
     kind = node[0]
     if kind == "end":
         return float(node[1])
     if kind == "leaf":
-        q = wins[node[1]]
-        stake = node[2]
-        ours, theirs = scores
-        return q * win_chance(ours + stake, theirs, target) + (1 - q) * win_chance(
-            ours, theirs + stake, target
-        )
-    values = [_worth(child, wins, scores, target) for _, child in node[1]]
+        _, key, stake, (level, ours) = node
+        counts, wins = stats[key]
+        total = sum(counts)
+        if level < 0:
+            return stakes.hold(sum(wins) / total, stake)
+        # A raise still open later in the hand: after the next round, which everyone sees,
+        # the pair that may raise does so when the round leaves it better off (at the other
+        # pair's best answer): our raise when it helps us, theirs when it hurts us.
+        value = 0.0
+        for count, won in zip(counts, wins, strict=True):
+            if count:
+                q = won / count
+                now = stakes.hold(q, stake)
+                later = stakes.ask(q, level, stake, ours)
+                value += count * (max(now, later) if ours else min(now, later))
+        return value / total
+    values = [_worth(child, stats, stakes) for _, child in node[1]]
     return max(values) if kind == "max" else min(values)
 
 
@@ -275,17 +349,20 @@ def evaluate(
     turn: int = view["turn"]
     dealer: int = view["dealer"]
     samples = max(1, iterations)
-    wins = dict.fromkeys(order, 0.0)
+    # Per continuation, by what the next round shows (it, then 0 / 1 / tie): deals, hands won.
+    stats = {key: [[0, 0, 0], [0, 0, 0]] for key in order}
     for n in range(samples):
         hands = first if n == 0 else _deal(known, sizes, pool, rng)
         for key in order:
             card = None if key is None else key[len(PLAY_PREFIX) :]
-            if play_out([list(h) for h in hands], trick, results, turn, dealer, card) == team:
-                wins[key] += 1
-    for key in order:
-        wins[key] /= samples
-    scores = (view["scores"][team], view["scores"][1 - team])
-    return [(action, _worth(node, wins, scores, options.target)) for action, node in root]
+            winner, shown = _play_out([list(h) for h in hands], trick, results, turn, dealer, card)
+            if shown < 2:
+                shown = 0 if shown == team else 1  # 0: our pair took it, 1: theirs
+            counts, wins = stats[key]
+            counts[shown] += 1
+            wins[shown] += winner == team
+    stakes = _Stakes((view["scores"][team], view["scores"][1 - team]), options.target)
+    return [(action, _worth(node, stats, stakes)) for action, node in root]
 
 
 def choose(view: dict[str, Any], history: list[tuple[int, str]], iterations: int, seed: int) -> str:
