@@ -10,16 +10,23 @@ Raises and answers are decided on the betting tree, not by the samples one by on
 said from here on (raise, accept, run, T9-T11) does not depend on the hidden cards, so the tree
 is the same in every sample; its leaves are either a run (the points are known) or the hand
 played out at the stake reached. A played-out leaf is worth, averaged over the samples, the
-chance to win the game from the score it leaves (`win_chance`): with q the share of samples in
-which our pair takes the hand when the cards are played out (by the rule player's card play,
-with no more raising), q * W(ours + stake) + (1 - q) * W(theirs + stake). Our pair's nodes take
-the best child and the other pair's the worst, on those averages: the other pair cannot see
-which sample is the real deal, and its ask tells nothing sure about its cards (a bluffer asks
-with anything), so an ask is answered by the equity of our cards against every hand they may
-hold at the stake offered, against the points a run gives away; and our own raise is worth what
-the worst answer to it leaves us (no fold is counted on: a raise must pay when called and when
-raised back). The score enters through W, so a point near 12, a hand of ten or an iron hand
-weigh what they are worth.
+chance to win the game from the score it leaves (`win_chance`, W): with q the share of samples
+in which our pair takes the hand when the cards are played out (the rule player's card play for
+all four seats, with no more raising), q * W(ours + stake) + (1 - q) * W(theirs + stake). Our
+pair's nodes take the best child and the other pair's the worst, on those averages: the other
+pair cannot see which sample is the real deal, and its ask tells nothing sure about its cards (a
+bluffer asks with anything), so an ask is answered by the equity of our cards against every hand
+they may hold at the stake offered, against the points a run gives away; and our own raise is
+worth what the worst answer to it leaves us (no fold is counted on: a raise must pay when called
+and when raised back). Where a leaf leaves a raise open for later in the hand, the samples are
+split by what the next round shows everyone (which pair takes it, or a tie): in each part the
+pair holding the raise uses it when that part's equity makes it pay (our raise at its worst
+answer, theirs at our best answer), so accepting now and raising once the next round is seen is
+weighed against raising at once. The score enters through W, so a point near 12, a hand of ten
+or an iron hand weigh what they are worth.
+
+`iterations` is the number of sampled deals; each is played out once per card we may play now
+(once if we play none now), with quick play-outs that settle rounds as the engine does.
 
 Deterministic: the samples come from `Rng(seed)` and `iterations` alone (never the clock).
 """
