@@ -336,3 +336,16 @@ def test_truco_raise_is_worth_the_worst_answer() -> None:
     values = dict(truco_search.evaluate(game.view(seat), game.hand_history(seat), 300, 3))
     best_card = max(v for a, v in values.items() if a.startswith("play:"))
     assert values["raise"] < best_card
+
+
+def test_truco_ask_values_follow_the_ladder() -> None:
+    """T9, T10, T12: an ask is worth the other pair's best answer on our equity alone. A sure
+    winner's ask is run from (it scores the value before the ask); a sure loser facing an ask
+    runs; at ten-ten (T14) holding the hand is worth its equity."""
+    stakes = truco_search._Stakes((0, 0), 12)
+    assert stakes.ask(1.0, 0, 2, True) == pytest.approx(stakes.won(2))
+    assert stakes.ask(0.0, 0, 2, False) == pytest.approx(stakes.lost(2))
+    assert stakes.hold(1.0, 4) == pytest.approx(win_chance(4, 0, 12))
+    # At 10 points, any hand won ends the game: the value of holding is the equity itself.
+    near = truco_search._Stakes((10, 10), 12)
+    assert near.hold(0.7, 2) == pytest.approx(0.7)
