@@ -225,3 +225,127 @@ def test_truco_search_runs_from_a_hand_of_ten() -> None:
 def test_truco_scores_must_be_below_the_target() -> None:
     with pytest.raises(ValueError):
         TrucoGame(TrucoOptions(), 0, 0, scores=(12, 0))
+
+
+def test_truco_play_out_settles_hands_as_the_engine_does() -> None:
+    """T6-T8: the search's quick play-out (the rule player's cards, nobody raising) gives the
+    hand to the pair the engine gives it to, from random positions of random games."""
+    rng = random.Random(5)
+    checked = 0
+    for number in range(60):
+        game = new_truco(TrucoOptions(), number)
+        while not game.is_over and game.phase != "play":
+            game.apply(game.to_act[0], "accept")
+        # Play a few random cards (never raising), then let the rule player's cards finish.
+        for _ in range(rng.randrange(0, 9)):
+            seat = game.to_act[0]
+            cards = [a for a in game.legal_actions(seat) if a.startswith("play:")]
+            hand_number = game.hand_number
+            game.apply(seat, rng.choice(cards))
+            if game.hand_number != hand_number or game.is_over:
+                break
+        if game.is_over or game.phase != "play":
+            continue
+        public = game.view(None)
+        hands = [list(h[5:] for h in game._hands[s]) for s in range(4)]
+        trick = [(e["seat"], e["card"]) for e in public["trick"]]
+        results = [r["winner_team"] for r in public["rounds"]]
+        predicted = truco_search.play_out(hands, trick, results, public["turn"], public["dealer"])
+        before = game.scores
+        hand_number = game.hand_number
+        while not game.is_over and game.hand_number == hand_number:
+            seat = game.to_act[0]
+            view = game.view(seat)
+            cards = [a for a in view["legal_actions"] if a.startswith("play:")]
+            move = "play:" + truco_search._card(
+                sorted(view["hand"], key=truco_search._SORT_KEY.__getitem__),
+                [(e["seat"], e["card"]) for e in view["trick"]],
+                not view["rounds"] or view["rounds"][0]["winner_team"] == seat % 2,
+                seat % 2,
+            )
+            assert move in cards
+            game.apply(seat, move)
+        after = game.scores
+        assert predicted == (0 if after[0] > before[0] else 1)
+        checked += 1
+    assert checked > 30
+
+
+def test_truco_card_choice_is_the_rule_players() -> None:
+    """The play-outs' card choice is bot_player's (T5, T6, T8), read from the seat's view."""
+    from bot.engine.truco import bot_player
+
+    rng = random.Random(8)
+    checked = 0
+    for number in range(40):
+        game = new_truco(TrucoOptions(), number)
+        while not game.is_over:
+            seat = game.to_act[0]
+            view = game.view(seat)
+            legal = view["legal_actions"]
+            if view["phase"] == "play":
+                mine = "play:" + truco_search._card(
+                    sorted(view["hand"], key=truco_search._SORT_KEY.__getitem__),
+                    [(e["seat"], e["card"]) for e in view["trick"]],
+                    not view["rounds"] or view["rounds"][0]["winner_team"] == seat % 2,
+                    seat % 2,
+                )
+                assert mine == "play:" + bot_player._card_to_play(view)
+                checked += 1
+            game.apply(seat, rng.choice(legal) if view["phase"] != "play" else mine)
+    assert checked > 200
+
+
+def _asked_truco(hand: list[str], scores: tuple[int, int] = (0, 0)) -> tuple[TrucoGame, int]:
+    """Seat 1 (team 1) asks truco before its first card; seat 0 holds `hand` and answers."""
+    low = ("4D", "5D", "6D", "4S", "5S", "6S", "4H", "5H", "6H", "5C", "6C", "QD")
+    others = [c for c in low if c not in hand]
+    deal = [hand, others[0:3], others[3:6], others[6:9]]
+    game = TrucoGame(TrucoOptions(), 0, 2, lambda _n, _d: deal, scores=scores)
+    assert game.to_act == [1]
+    game.apply(1, "raise")
+    return game, 0
+
+
+def test_truco_answers_an_ask_by_the_equity_of_its_cards() -> None:
+    """T9, T11 (issue 9): an ask tells nothing sure (a bluffer asks with anything), so the answer
+    weighs our cards against every hand the askers may hold: run with nothing, accept or raise
+    back with the top manilhas, never run with the zap, copas and espadilha."""
+    weak, _ = _asked_truco(["4S", "5H", "6C"])
+    assert truco_search.choose_action(weak, 0, 300, 1) == "run"
+    strong, _ = _asked_truco(["4C", "7H", "AS"])
+    assert truco_search.choose_action(strong, 0, 300, 1) in ("accept", "raise")
+
+
+def test_truco_raise_is_worth_the_worst_answer() -> None:
+    """T9, T10: the value of our raise is the worst of the answers it may meet (run, accept,
+    raise back), so a raise never beats the best card by hoping the other pair runs."""
+    game = TrucoGame(
+        TrucoOptions(),
+        0,
+        3,
+        lambda _n, _d: [
+            ["4S", "5H", "6C"],
+            ["4D", "5D", "6D"],
+            ["7S", "QH", "JC"],
+            ["KD", "KS", "2H"],
+        ],
+    )
+    seat = game.to_act[0]
+    assert seat == 2 and "raise" in game.legal_actions(seat)
+    values = dict(truco_search.evaluate(game.view(seat), game.hand_history(seat), 300, 3))
+    best_card = max(v for a, v in values.items() if a.startswith("play:"))
+    assert values["raise"] < best_card
+
+
+def test_truco_ask_values_follow_the_ladder() -> None:
+    """T9, T10, T12: an ask is worth the other pair's best answer on our equity alone. A sure
+    winner's ask is run from (it scores the value before the ask); a sure loser facing an ask
+    runs; at ten-ten (T14) holding the hand is worth its equity."""
+    stakes = truco_search._Stakes((0, 0), 12)
+    assert stakes.ask(1.0, 0, 2, True) == pytest.approx(stakes.won(2))
+    assert stakes.ask(0.0, 0, 2, False) == pytest.approx(stakes.lost(2))
+    assert stakes.hold(1.0, 4) == pytest.approx(win_chance(4, 0, 12))
+    # At 10 points, any hand won ends the game: the value of holding is the equity itself.
+    near = truco_search._Stakes((10, 10), 12)
+    assert near.hold(0.7, 2) == pytest.approx(0.7)

@@ -1,13 +1,32 @@
 """Look-ahead for a Truco seat: determinized sampling (PIMC) over the engine itself.
 
 `choose(view, history, iterations, seed)` reads only what the seat may know: its view (its own
-cards, the partner's in a hand of ten, T13) and this hand's actions (all public). For each
-sample it deals the unseen cards at random, replays the hand on a real engine from that deal and
-the current score, tries every legal action on a copy and plays the hand out with the rule
-player (bot_player) for all four seats. An outcome is worth our chance of winning the game from
-the score it leaves (`win_chance`), so the search knows the score: a point near 12, a hand of
-ten or an iron hand weigh what they are worth, and a raise is only as good as the answers it
-meets across the sampled hands, so an always-raising bluffer meets a called bluff.
+cards, the partner's in a hand of ten, T13) and this hand's actions (all public). Each sample
+deals the unseen cards uniformly at random, consistent with the view (the cards played, the
+seat's own hand, the partner's in a hand of ten), and replays the hand on a real engine from
+that deal and the current score.
+
+Raises and answers are decided on the betting tree, not by the samples one by one. What can be
+said from here on (raise, accept, run, T9-T11) does not depend on the hidden cards, so the tree
+is the same in every sample; its leaves are either a run (the points are known) or the hand
+played out at the stake reached. A played-out leaf is worth, averaged over the samples, the
+chance to win the game from the score it leaves (`win_chance`, W): with q the share of samples
+in which our pair takes the hand when the cards are played out (the rule player's card play for
+all four seats, with no more raising), q * W(ours + stake) + (1 - q) * W(theirs + stake). Our
+pair's nodes take the best child and the other pair's the worst, on those averages: the other
+pair cannot see which sample is the real deal, and its ask tells nothing sure about its cards (a
+bluffer asks with anything), so an ask is answered by the equity of our cards against every hand
+they may hold at the stake offered, against the points a run gives away; and our own raise is
+worth what the worst answer to it leaves us (no fold is counted on: a raise must pay when called
+and when raised back). Where a leaf leaves a raise open for later in the hand, the samples are
+split by what the next round shows everyone (which pair takes it, or a tie): in each part the
+pair holding the raise uses it when that part's equity makes it pay (our raise at its worst
+answer, theirs at our best answer), so accepting now and raising once the next round is seen is
+weighed against raising at once. The score enters through W, so a point near 12, a hand of ten
+or an iron hand weigh what they are worth.
+
+`iterations` is the number of sampled deals; each is played out once per card we may play now
+(once if we play none now), with quick play-outs that settle rounds as the engine does.
 
 Deterministic: the samples come from `Rng(seed)` and `iterations` alone (never the clock).
 """
@@ -18,12 +37,26 @@ from functools import cache
 from typing import Any
 
 from bot.engine.common import Rng
-from bot.engine.truco import bot_player
-from bot.engine.truco.cards import DECK
-from bot.engine.truco.game import Game
+from bot.engine.truco.cards import DECK, STRENGTH
+from bot.engine.truco.game import (
+    NEXT_SEAT,
+    PHASE_PLAY,
+    PLAY_PREFIX,
+    RAISE,
+    RAISES,
+    Game,
+    decide_hand,
+)
 from bot.engine.truco.options import Options
 
 _HAND_POINTS = 2  # an ordinary hand: the unit of the win-chance table
+# The rule player's order of a hand: weakest first (bot_player._card_to_play).
+_SORT_KEY: dict[str, tuple[int, str]] = {card: (STRENGTH[card], card) for card in DECK}
+
+# A betting-tree node: ("max" | "min", [(action, child), ...]); ("leaf", key, stake): the hand
+# played out at `stake` after our seat plays `key` (None: from the player on turn);
+# ("end", value): the hand ended by a run, its value known.
+Node = tuple[Any, ...]
 
 
 @cache
@@ -46,64 +79,310 @@ def _value(game: Game, team: int) -> float:
     return win_chance(scores[team], scores[1 - team], game.options.target)
 
 
-def _rollout(game: Game, team: int) -> float:
-    hand_number = game.hand_number
-    while not game.is_over and game.hand_number == hand_number:
-        seat = game.to_act[0]
-        game.apply(seat, bot_player.choose_from_view(game.view(seat)))
-    return _value(game, team)
+def _card(hand: list[str], trick: list[tuple[int, str]], tie_helps: bool, team: int) -> str:
+    """The rule player's card (bot_player._card_to_play), `hand` sorted weakest first: lead the
+    strongest; let the partner's winning card stand with the weakest; else the cheapest card
+    that takes the round, a tie when a tie helps (T8), or the weakest."""
+    if not trick:
+        return hand[-1]
+    best = -1
+    on_top = 0
+    for s, c in trick:
+        value = STRENGTH[c]
+        if value > best:
+            best, on_top = value, 1 << (s & 1)
+        elif value == best:
+            on_top |= 1 << (s & 1)
+    if on_top == 1 << team:
+        return hand[0]
+    tying = None
+    for card in hand:
+        value = STRENGTH[card]
+        if value > best:
+            return card
+        if value == best and tying is None:
+            tying = card
+    if tying is not None and tie_helps:
+        return tying
+    return hand[0]
 
 
-def _sample(
-    view: dict[str, Any],
-    history: list[tuple[int, str]],
-    options: Options,
-    rng: Rng,
-) -> Game:
+def play_out(
+    hands: list[list[str]],
+    trick: list[tuple[int, str]],
+    results: list[int | None],
+    turn: int,
+    dealer: int,
+    first: str | None = None,
+) -> int:
+    """The pair that takes the hand when its cards are played out by the rule player's card
+    choice (nobody raises): `hands` the cards left by seat (changed), `trick` the round in play,
+    `results` the rounds finished (winning pair, None for a tie), `turn` the seat to play, which
+    plays `first` if given. Rounds are settled as the engine settles them (T6-T8 with the
+    engine's `decide_hand`; tests/test_ai_search.py checks that the two agree)."""
+    return _play_out(hands, trick, results, turn, dealer, first)[0]
+
+
+def _play_out(
+    hands: list[list[str]],
+    trick: list[tuple[int, str]],
+    results: list[int | None],
+    turn: int,
+    dealer: int,
+    first: str | None,
+) -> tuple[int, int]:
+    """`play_out`, and what the next round to end shows everyone: 0 or 1, the pair that took
+    it, 2 a tie."""
+    trick = list(trick)
+    results = list(results)
+    start = len(results)
+    for hand in hands:
+        hand.sort(key=_SORT_KEY.__getitem__)
+    card = first
+    while True:
+        hand = hands[turn]
+        if card is None:
+            team = turn & 1
+            # T8: a tie in the first round leaves the hand to the next; later it helps only
+            # the pair that won the first round.
+            card = _card(hand, trick, not results or results[0] == team, team)
+        hand.remove(card)
+        trick.append((turn, card))
+        card = None
+        if len(trick) < 4:
+            turn = NEXT_SEAT[turn]
+            continue
+        best = -1
+        best_seat = -1
+        on_top = 0
+        for s, c in trick:
+            value = STRENGTH[c]
+            if value > best:
+                best, best_seat, on_top = value, s, 1 << (s & 1)
+            elif value == best:
+                on_top |= 1 << (s & 1)
+        if on_top == 3:  # T6: a tie; the round's leader leads again
+            results.append(None)
+            turn = trick[0][0]
+        else:  # the first of the top cards takes the round, its player leads
+            results.append(best_seat & 1)
+            turn = best_seat
+        trick = []
+        if len(results) >= 2:
+            decided = decide_hand(results, dealer & 1)
+            if decided is not None:
+                shown = results[start]
+                return decided[0], 2 if shown is None else shown
+
+
+def _expand(game: Game, seat: int, team: int, hand_number: int, keys: set[str | None]) -> Node:
+    """The betting tree from `game` (a sample: only the public state and our own cards shape it)."""
+    if game.is_over or game.hand_number != hand_number:
+        return ("end", _value(game, team))
+    if game.phase == PHASE_PLAY:
+        turn = game.to_act[0]
+        if turn != seat:
+            keys.add(None)
+            return ("leaf", None, game.hand_value, _later(game, team))
+        return ("max", _children(game, seat, game.legal_actions(seat), seat, team, keys))
+    actor = game.to_act[0]
+    kind = "max" if actor & 1 == team else "min"
+    return (kind, _children(game, actor, game.legal_actions(actor), seat, team, keys))
+
+
+def _children(
+    game: Game, actor: int, actions: list[str], seat: int, team: int, keys: set[str | None]
+) -> list[tuple[str, Node]]:
+    out: list[tuple[str, Node]] = []
+    for action in actions:
+        if game.phase == PHASE_PLAY and action != RAISE:
+            keys.add(action)
+            out.append((action, ("leaf", action, game.hand_value, _later(game, team))))
+            continue
+        child = game.copy()
+        child.apply(actor, action)
+        out.append((action, _expand(child, seat, team, game.hand_number, keys)))
+    return out
+
+
+def _later(game: Game, team: int) -> tuple[int, bool]:
+    """Who may raise later in this hand once the cards are being played: (the ladder step of
+    that raise, whether it is our pair), or (-1, False) when nobody may (T10, T13, T14)."""
+    if not game._raise_open:
+        return (-1, False)
+    if game._last_asker < 0:  # nobody has asked: both pairs may, on their turns
+        return (game._level, True)
+    return (game._level, game._last_asker != team)
+
+
+class _Stakes:
+    """Values of the hand's outcomes at a score: W(ours + stake) if we take it, else
+    W(theirs + stake) (W = win_chance)."""
+
+    __slots__ = ("ours", "target", "theirs")
+
+    def __init__(self, scores: tuple[int, int], target: int) -> None:
+        self.ours, self.theirs = scores
+        self.target = target
+
+    def won(self, points: int) -> float:
+        return win_chance(self.ours + points, self.theirs, self.target)
+
+    def lost(self, points: int) -> float:
+        return win_chance(self.ours, self.theirs + points, self.target)
+
+    def hold(self, q: float, stake: int) -> float:
+        """The hand played out at `stake`, won with chance q."""
+        return q * self.won(stake) + (1 - q) * self.lost(stake)
+
+    def ask(self, q: float, level: int, run_value: int, ours: bool) -> float:
+        """An ask of ladder step `level` (T9) by our pair (`ours`) or theirs, answered by the
+        other pair's best answer to us -- run, accept or raise back -- on equity q alone."""
+        worth = RAISES[level][1]
+        options = [
+            self.won(run_value) if ours else self.lost(run_value),
+            self.hold(q, worth),
+        ]
+        if level + 1 < len(RAISES):
+            options.append(self.ask(q, level + 1, worth, not ours))
+        return min(options) if ours else max(options)
+
+
+def _worth(node: Node, stats: dict[str | None, list[list[int]]], stakes: _Stakes) -> float:
+    kind = node[0]
+    if kind == "end":
+        return float(node[1])
+    if kind == "leaf":
+        _, key, stake, (level, ours) = node
+        counts, wins = stats[key]
+        total = sum(counts)
+        if level < 0:
+            return stakes.hold(sum(wins) / total, stake)
+        # A raise still open later in the hand: after the next round, which everyone sees,
+        # the pair that may raise does so when the round leaves it better off (at the other
+        # pair's best answer): our raise when it helps us, theirs when it hurts us.
+        value = 0.0
+        for count, won in zip(counts, wins, strict=True):
+            if count:
+                q = won / count
+                now = stakes.hold(q, stake)
+                later = stakes.ask(q, level, stake, ours)
+                value += count * (max(now, later) if ours else min(now, later))
+        return value / total
+    values = [_worth(child, stats, stakes) for _, child in node[1]]
+    return max(values) if kind == "max" else min(values)
+
+
+def _unseen(
+    view: dict[str, Any], history: list[tuple[int, str]]
+) -> tuple[list[list[str] | None], list[list[str]], list[str]]:
+    """The hands the seat knows (its own; the partner's in a hand of ten), the cards each seat
+    has played this hand, and the cards it has not seen (in deck order)."""
     seat: int = view["seat"]
     played: list[list[str]] = [[], [], [], []]
     for s, action in history:
-        if action.startswith("play:"):
-            played[s].append(action[5:])
+        if action.startswith(PLAY_PREFIX):
+            played[s].append(action[len(PLAY_PREFIX) :])
     known: list[list[str] | None] = [None, None, None, None]
     known[seat] = list(view["hand"])
     if view["partner_hand"] is not None:
         known[(seat + 2) % 4] = list(view["partner_hand"])
     seen = {c for hand in known if hand for c in hand} | {c for p in played for c in p}
-    pool = rng.shuffled([c for c in DECK if c not in seen])
+    return known, played, [c for c in DECK if c not in seen]
+
+
+def _deal(
+    known: list[list[str] | None], sizes: list[int], pool: list[str], rng: Rng
+) -> list[list[str]]:
+    """The cards left in every hand: the known ones, the others drawn uniformly from `pool`
+    (a partial Fisher-Yates shuffle of a copy)."""
+    pool = list(pool)
+    left = len(pool)
+    i = 0
     hands: list[list[str]] = []
     for s in range(4):
         hand = known[s]
-        if hand is None:
-            size = view["hand_sizes"][s]
-            hand, pool = pool[:size], pool[size:]
-        hands.append(hand + played[s])
+        if hand is not None:
+            hands.append(list(hand))
+            continue
+        drawn = []
+        for _ in range(sizes[s]):
+            j = i + rng.below(left - i)
+            pool[i], pool[j] = pool[j], pool[i]
+            drawn.append(pool[i])
+            i += 1
+        hands.append(drawn)
+    return hands
+
+
+def _replay(
+    view: dict[str, Any],
+    history: list[tuple[int, str]],
+    options: Options,
+    hands: list[list[str]],
+    played: list[list[str]],
+) -> Game:
+    """A real engine at this position for the deal `hands` (cards left) + `played`."""
+    deal = [hands[s] + played[s] for s in range(4)]
     scores = (view["scores"][0], view["scores"][1])
     # The hand in play is hand 0 of the look-ahead game; the deal of any later hand is the same
     # (a look-ahead stops when its hand ends).
-    game = Game(options, 0, view["dealer"], lambda _n, _d: hands, scores=scores)
+    game = Game(options, 0, view["dealer"], lambda _n, _d: deal, scores=scores)
     for s, action in history:
         game.apply(s, action)
     return game
 
 
+def evaluate(
+    view: dict[str, Any], history: list[tuple[int, str]], iterations: int, seed: int
+) -> list[tuple[str, float]]:
+    """Each legal action with its sampled chance to win the game, from `iterations` sampled
+    deals (each played out once per card we may play now, or once if we play none now)."""
+    legal: list[str] = view["legal_actions"]
+    seat: int = view["seat"]
+    team = seat & 1
+    options = Options.from_dict(view["options"])
+    rng = Rng(seed)
+    known, played, pool = _unseen(view, history)
+    sizes: list[int] = view["hand_sizes"]
+    first = _deal(known, sizes, pool, rng)
+    # The betting tree, on a real engine at this position (any deal gives the same tree).
+    skeleton = _replay(view, history, options, first, played)
+    keys: set[str | None] = set()
+    root = _children(skeleton, seat, legal, seat, team, keys)
+    order = sorted(keys, key=lambda k: "" if k is None else k)
+    trick = [(entry["seat"], entry["card"]) for entry in view["trick"]]
+    results = [r["winner_team"] for r in view["rounds"]]
+    turn: int = view["turn"]
+    dealer: int = view["dealer"]
+    samples = max(1, iterations)
+    # Per continuation, by what the next round shows (it, then 0 / 1 / tie): deals, hands won.
+    stats = {key: [[0, 0, 0], [0, 0, 0]] for key in order}
+    for n in range(samples):
+        hands = first if n == 0 else _deal(known, sizes, pool, rng)
+        for key in order:
+            card = None if key is None else key[len(PLAY_PREFIX) :]
+            winner, shown = _play_out([list(h) for h in hands], trick, results, turn, dealer, card)
+            if shown < 2:
+                shown = 0 if shown == team else 1  # 0: our pair took it, 1: theirs
+            counts, wins = stats[key]
+            counts[shown] += 1
+            wins[shown] += winner == team
+    stakes = _Stakes((view["scores"][team], view["scores"][1 - team]), options.target)
+    return [(action, _worth(node, stats, stakes)) for action, node in root]
+
+
 def choose(view: dict[str, Any], history: list[tuple[int, str]], iterations: int, seed: int) -> str:
-    """The legal action with the best sampled chance to win the game; about `iterations`
-    play-outs in all."""
+    """The legal action with the best sampled chance to win the game."""
     legal: list[str] = view["legal_actions"]
     if len(legal) == 1:
         return legal[0]
-    seat: int = view["seat"]
-    options = Options.from_dict(view["options"])
-    rng = Rng(seed)
-    totals = [0.0] * len(legal)
-    for _ in range(max(1, iterations // len(legal))):
-        base = _sample(view, history, options, rng)
-        for i, action in enumerate(legal):
-            game = base.copy()
-            game.apply(seat, action)
-            totals[i] += _rollout(game, seat % 2)
-    return legal[max(range(len(legal)), key=totals.__getitem__)]
+    values = evaluate(view, history, iterations, seed)
+    best, best_value = values[0]
+    for action, value in values[1:]:
+        if value > best_value:
+            best, best_value = action, value
+    return best
 
 
 def choose_action(game: Game, seat: int, iterations: int, seed: int) -> str:
