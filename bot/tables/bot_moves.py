@@ -27,7 +27,8 @@ log = logging.getLogger(__name__)
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 DEFAULT_LEVEL = "normal"
 
-# Play-outs per decision, by game and level (scripts/bench_ai.py measures the time they take).
+# Search budget per decision, by game and level: play-outs (euchre), sampled deals each played
+# out once per card in hand (truco). scripts/bench_ai.py measures the time they take.
 ITERATIONS: dict[str, dict[str, int]] = {
     "euchre": {"normal": 150, "hard": 450},
     "truco": {"normal": 200, "hard": 800},
