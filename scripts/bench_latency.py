@@ -88,7 +88,7 @@ POLL = 0.02  # seconds between two looks of a table's watcher at its message
 CLICK_TIMEOUT = 10.0
 TRACE_FRAMES = 4  # tracemalloc frames per allocation: enough to find the project's frame
 GRACE = 2.0  # seconds a person gives their live hand to catch up with the table message
-MID_GAME_TIMEOUT = 180.0
+MID_GAME_TIMEOUT = 400.0
 # Actions in half a game: a Euchre game to 10 takes about 200-270 actions, a Truco game to 12
 # about 60-120; the tables alternate.
 MID_GAME_ACTIONS = 100
@@ -605,7 +605,11 @@ class BenchTable:
                 if ids and hand is not None:
                     acted = max(acted, drawn)
                     answer = await self.click(person, hand, self.rng.choice(ids))
-                    if answer is hand:
+                    if answer is hand and self.actions(hand)[1] == drawn:
+                        # Answered with the same state: the click took the seat back from
+                        # the bot that played for them (turn timer), it made no move.
+                        acted = drawn - 1
+                    elif answer is hand:
                         self.moves += 1
                     else:  # failed, or refused with a sentence instead of the hand: again
                         if answer is not None:
@@ -1018,6 +1022,12 @@ async def memory_run(args: argparse.Namespace) -> tuple[float, float, float]:
         await play_to_mid_game(state, new, moves)
         active, actions_mid = await state.bot.ask("idle")
         traced, rss_after, sites = await state.bot.ask("measure", "all")
+        print(
+            f"measured at {(actions_mid - actions_before) / count:.0f} actions a table: "
+            f"{traced / count / 1024:.1f} KB per table (Python heap), "
+            f"{(rss_after - rss_before) / count / 1024:.1f} KB RSS",
+            flush=True,
+        )
         # The same tables, further on: what an action adds (the action log, the game's events).
         await play_to_mid_game(state, new, 2 * moves)
         _, actions_later = await state.bot.ask("idle")

@@ -38,7 +38,7 @@ class TablePictures:
 
     # Pictures kept: a picture is reused only right after it is drawn (a repost, a retried
     # edit), so the busiest tables suffice; keeping one per table cost ~9 KB each.
-    KEEP = 32
+    KEEP = 8
 
     def __init__(self) -> None:
         self._latest: OrderedDict[int, tuple[tuple[int, int, str | None], bytes]] = OrderedDict()
