@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import aiohttp
 import discord
 import pytest
@@ -9,6 +11,7 @@ from discord.http import Route
 
 from bot.emulator import Emulator, pointed_at
 from bot.emulator.gateway import HEARTBEAT, HEARTBEAT_ACK, HELLO, IDENTIFY, INVALID_SESSION, RESUME
+from bot.emulator.http import CLIENT_GONE
 from tests.conftest import ProbeBot, ProbeFactory, World
 
 
@@ -219,3 +222,36 @@ async def test_user_messages_reach_the_bot_without_content(
     # No message-content intent: Discord blanks what other people write.
     assert message.content == "" and message.author.id == world.bob.id
     assert world.table.messages[0].content == "hello bot"  # people still see it
+
+
+async def test_a_client_killed_mid_upload_is_no_emulator_error(
+    emulator: Emulator, world: World
+) -> None:
+    """A bot process SIGKILLed while it uploads a table picture: the emulator reads half a
+    multipart body, then the connection is gone. That request did not happen (status 499);
+    it is neither an emulator error nor a Discord rule broken."""
+    boundary = "cut-here"
+    body = (
+        (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="files[0]"; '
+            'filename="table.png"\r\nContent-Type: image/png\r\n\r\n'
+        ).encode()
+        + b"\x89PNG"
+        + b"\0" * 1000
+    )
+    path = f"{emulator.api_base.removeprefix(emulator.url)}/channels/{world.table.id}/messages"
+    head = (
+        f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bot {emulator.token}\r\n"
+        f"Content-Type: multipart/form-data; boundary={boundary}\r\n"
+        f"Content-Length: {len(body) + 50_000}\r\n\r\n"
+    ).encode()
+    reader, writer = await asyncio.open_connection("127.0.0.1", emulator.port)
+    writer.write(head + body)
+    await writer.drain()
+    await asyncio.sleep(0.2)  # the emulator is now waiting for the rest of the body
+    writer.transport.abort()  # a killed process: the connection is reset, not closed
+    await emulator.wait_for(
+        lambda: any(r.status == CLIENT_GONE for r in emulator.requests) or None, timeout=5
+    )
+    assert not emulator.internal_errors
+    del reader

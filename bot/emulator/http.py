@@ -126,6 +126,9 @@ def route_template(request: web.Request) -> str:
     return f"{request.method} {canonical.removeprefix(API_PREFIX)}"
 
 
+CLIENT_GONE = 499  # the status a request gets when its client hung up before it was read
+
+
 @web.middleware
 async def middleware(
     request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -173,6 +176,13 @@ async def middleware(
             raise
         response = json_response({"message": "404: Not Found", "code": 0}, 404)
         emu.unhandled.append(record)
+    except ConnectionResetError:
+        # The client went away mid-request (a bot process killed during an upload): nobody to
+        # answer and not the emulator's fault; the request did not happen.
+        record.status = CLIENT_GONE
+        record.ended = time.perf_counter()
+        emu.notifier.changed()
+        raise
     except Exception as error:  # the emulator's own bug: never a 5xx, always a failing test
         emu.internal_errors.append(f"{request.method} {request.path}: {traceback.format_exc()}")
         response = json_response({"message": f"emulator error: {error!r}", "code": 0}, 400)
