@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.pictures import render_pool
 from bot.settings import Settings
 from bot.storage import Database, ResultsRepository
 from bot.storage.backend import open_storage
@@ -93,6 +94,7 @@ class CardTableBot(commands.Bot):
             shards=self.settings.shards,  # restore and own only the tables of our guilds
         )
         self.table_ui = TableUI(self, self.table_service)
+        render_pool.warm_up()  # the pictures' worker starts with the bot, not at the first table
         # One process uploads the card emojis (the one of shard 0); the others wait for them.
         shards = self.settings.shards
         self.table_ui.card_emojis.start(

@@ -11,6 +11,7 @@ pictures are drawn in a thread as before.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -32,6 +33,20 @@ def _worker_pool() -> ProcessPoolExecutor:
         # pictures later (and fewer).
         _pool = worker_pool(max_workers=1, niceness=10)
     return _pool
+
+
+def _ready() -> bool:
+    return True  # in the worker: it has started and imported the drawing code
+
+
+def warm_up() -> None:
+    """Start the worker now: spawning it and importing Pillow takes a second or more on a busy
+    machine, which the first table's answer must not wait for."""
+    if _threads_only:
+        return
+    # Where no process can start, render_png falls back to a thread.
+    with contextlib.suppress(AssertionError, OSError, RuntimeError):
+        _worker_pool().submit(_ready)
 
 
 async def render_png(scene: Scene) -> bytes:

@@ -30,7 +30,7 @@ DEFAULT_LEVEL = "normal"
 # Search budget per decision, by game and level: play-outs (euchre), sampled deals each played
 # out once per card in hand (truco). scripts/bench_ai.py measures the time they take.
 ITERATIONS: dict[str, dict[str, int]] = {
-    "euchre": {"normal": 150, "hard": 450},
+    "euchre": {"normal": 150, "hard": 350},
     "truco": {"normal": 200, "hard": 800},
 }
 

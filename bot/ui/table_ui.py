@@ -138,11 +138,16 @@ class TableUI:
         work: Coroutine[Any, Any, T],
         *,
         ephemeral_thinking: bool = False,
+        by: float | None = None,
     ) -> T:
-        """Run `work`; if it is not done within the deadline, acknowledge first (a deferred
-        update for a click, or a private "thinking" for a command) and wait for it."""
+        """Run `work`; if it is not done within the deadline (`ack_deadline` from now, or the
+        event loop's time `by` when several steps share one deadline), acknowledge first (a
+        deferred update for a click, or a private "thinking" for a command) and wait for it."""
         task = asyncio.ensure_future(work)
-        done, _ = await asyncio.wait({task}, timeout=self.ack_deadline)
+        timeout = (
+            self.ack_deadline if by is None else max(0.0, by - asyncio.get_running_loop().time())
+        )
+        done, _ = await asyncio.wait({task}, timeout=timeout)
         if not done and not interaction.response.is_done():
             try:
                 if ephemeral_thinking:
@@ -372,6 +377,7 @@ class TableUI:
         guild_id, channel_id = interaction.guild_id, interaction.channel_id
 
         async def work(locale: str) -> None:
+            by = asyncio.get_running_loop().time() + self.ack_deadline
             create = self.service.create(
                 guild_id=guild_id,
                 channel_id=channel_id,
@@ -381,18 +387,19 @@ class TableUI:
                 options=options,
                 settings=settings,
             )
-            table = await self.in_time(interaction, create, ephemeral_thinking=True)
-            await self._post_table_message(interaction, table, locale)
+            table = await self.in_time(interaction, create, ephemeral_thinking=True, by=by)
+            await self._post_table_message(interaction, table, locale, by)
 
         await self.guarded(interaction, None, work)
 
     async def _post_table_message(
-        self, interaction: discord.Interaction[Any], table: Table, locale: str
+        self, interaction: discord.Interaction[Any], table: Table, locale: str, by: float
     ) -> None:
         """Answer the command with the public table message and remember its id. If the
-        command had to be deferred (privately), the table is posted in the channel and the
-        private answer says where."""
-        key, parts = await self.public.draw(table)
+        command had to be deferred (privately) - its work, or drawing the picture, took too
+        long - the table is posted in the channel and the private answer says where."""
+        drawing = self.public.draw(table)
+        key, parts = await self.in_time(interaction, drawing, ephemeral_thinking=True, by=by)
         deferred = interaction.response.is_done()
         try:
             if deferred:
@@ -481,10 +488,12 @@ class TableUI:
                 raise NoSuchTable()
             # One move at a time (issue 13 item 2): two shows at once would otherwise each
             # retire the message they saw and leave two live table messages.
-            await self.in_time(interaction, table.message_lock.acquire(), ephemeral_thinking=True)
+            by = asyncio.get_running_loop().time() + self.ack_deadline
+            lock = table.message_lock.acquire()
+            await self.in_time(interaction, lock, ephemeral_thinking=True, by=by)
             try:
                 old_message_id = table.message_id
-                await self._post_table_message(interaction, table, locale)
+                await self._post_table_message(interaction, table, locale, by)
                 if old_message_id is not None and old_message_id != table.message_id:
                     await self._retire_message(table, old_message_id)
             finally:
