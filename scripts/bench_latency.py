@@ -86,7 +86,7 @@ MEMORY_TARGET_BYTES = 50 * 1024
 FOOTER_MOVE = re.compile(r"move (\d+)")
 POLL = 0.02  # seconds between two looks of a table's watcher at its message
 CLICK_TIMEOUT = 10.0
-TRACE_FRAMES = 4  # tracemalloc frames per allocation: enough to find the project's frame
+TRACE_FRAMES = 8  # tracemalloc frames per allocation: enough to find the project's frame
 GRACE = 2.0  # seconds a person gives their live hand to catch up with the table message
 MID_GAME_TIMEOUT = 400.0
 # Actions in half a game: a Euchre game to 10 takes about 200-270 actions, a Truco game to 12
@@ -355,7 +355,7 @@ def _growth_sites(
         site = _site(stat.traceback).rsplit(":", 1)[0]
         parts = site.split("/")
         area = "/".join(parts[:3] if parts[:2] == ["bot", "engine"] else parts[:2])
-        entry = areas.setdefault(area if "/" in site else "other", [0, 0])
+        entry = areas.setdefault(area if "/" in site else f"other ({site})", [0, 0])
         entry[0] += stat.size_diff
         entry[1] += stat.count_diff
     ranked = sorted(areas.items(), key=lambda item: -item[1][0])

@@ -8,6 +8,7 @@ Both engines share a shape (notes/engine-shape.md): `Options`, `new_game`, `Game
 from __future__ import annotations
 
 import importlib
+import sys
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
@@ -51,7 +52,9 @@ class GameRules:
         first_dealer: int | None,
         actions: list[tuple[int, str]],
     ) -> EngineGame:
-        return self.module.Game.replay(self.options(options), seed, first_dealer, list(actions))
+        game = self.module.Game.replay(self.options(options), seed, first_dealer, list(actions))
+        share_actions(game)
+        return game
 
     def bot_action(self, game: EngineGame, seat: int) -> str:
         bot_player = importlib.import_module(f"bot.engine.{self.name}.bot_player")
@@ -80,6 +83,25 @@ def rules_for(game: str) -> GameRules:
         return RULES[game]
     except KeyError:
         raise InvalidOptions(f"no such game: {game!r}") from None
+
+
+# One (seat, action) tuple for each pair ever played, shared by every table's logs: a game's log
+# holds hundreds of pairs, twice (the engine's and the table record's). Bounded: only actions an
+# engine accepted get here, and the games have a few hundred distinct ones.
+_PAIRS: dict[tuple[int, str], tuple[int, str]] = {}
+
+
+def shared_pair(seat: int, action: str) -> tuple[int, str]:
+    pair = _PAIRS.get((seat, action))
+    if pair is None:
+        pair = _PAIRS[(seat, action)] = (seat, sys.intern(action))
+    return pair
+
+
+def share_actions(game: EngineGame) -> None:
+    """Put the shared pairs in the game's log in place of its own tuples (same values)."""
+    actions: list[tuple[int, str]] = game.actions
+    actions[:] = [shared_pair(seat, action) for seat, action in actions]
 
 
 HAND_DEALT = "hand_dealt"  # both engines start every hand with this event

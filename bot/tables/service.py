@@ -34,7 +34,6 @@ import contextlib
 import dataclasses
 import logging
 import secrets
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -66,7 +65,7 @@ from bot.tables.errors import (
     TableFull,
     UnknownBotLevel,
 )
-from bot.tables.games import EngineGame, GameRules, forget_old_events, rules_for
+from bot.tables.games import EngineGame, GameRules, forget_old_events, rules_for, shared_pair
 from bot.tables.records import ChannelTaken, GameResult, SeatRecord, TableRecord, TableStore
 from bot.tables.results import build_result
 from bot.tables.settings import BY_NAME, normalise_settings, setting_of
@@ -652,7 +651,6 @@ class TableService:
         write fails, all are put back as the store has them before the error goes on."""
         game = table.game
         assert game is not None
-        action = sys.intern(action)  # a game holds hundreds: one copy of each action string
         try:
             events: list[Any] = game.apply(seat, action)
         except EngineError as error:
@@ -669,9 +667,11 @@ class TableService:
             result = build_result(record, table.seat_of_position, whole, self._clock())
         forget_old_events(game)
         previous = (record.status, record.seats, record.turn_deadline, record.turn_warned)
-        # The engine logged the same pair: share it rather than hold two.
-        logged = game.actions[-1] if game.actions else None
-        record.actions.append(logged if logged == (seat, action) else (seat, action))
+        # The engine logged this pair last: both logs hold the one shared tuple instead.
+        pair = shared_pair(seat, action)
+        if game.actions and game.actions[-1] == pair:
+            game.actions[-1] = pair
+        record.actions.append(pair)
         record.version = new_version
         if seats is not None:
             record.seats = seats
@@ -991,6 +991,7 @@ class TableService:
             if record.seed is None:
                 raise ValueError(f"table {record.id} is {record.status} without a seed")
             game = rules.replay(record.options, record.seed, record.first_dealer, record.actions)
+            record.actions = list(game.actions)  # the same pairs, shared (games.shared_pair)
             table.game = game
             table.seat_of_position = rules.seat_of_position(game)
             if game.is_over:

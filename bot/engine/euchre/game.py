@@ -85,8 +85,8 @@ PURPOSE_FIRST_DEALER = 2
 HIDDEN_DISCARD = "discard:?"  # another seat's discard, in hand_history
 
 
-# _SEAT_CARD[seat][card]: trick_won's {seat, card}, copied (a fresh dict per event: copying a
-# small dict is quicker than building it).
+# _SEAT_CARD[seat][card]: trick_won's {seat, card}. Shared by every event of every game, and
+# read-only like all event data: a table holds a hand or two of events, 24 such dicts a hand.
 _SEAT_CARD = tuple(tuple({"seat": s, "card": code} for code in CODES) for s in range(4))
 
 
@@ -96,12 +96,12 @@ def _trick_cards(trick: list[tuple[int, int]]) -> list[dict[str, Any]]:
     if len(trick) == 4:
         (s0, c0), (s1, c1), (s2, c2), (s3, c3) = trick
         return [
-            _SEAT_CARD[s0][c0].copy(),
-            _SEAT_CARD[s1][c1].copy(),
-            _SEAT_CARD[s2][c2].copy(),
-            _SEAT_CARD[s3][c3].copy(),
+            _SEAT_CARD[s0][c0],
+            _SEAT_CARD[s1][c1],
+            _SEAT_CARD[s2][c2],
+            _SEAT_CARD[s3][c3],
         ]
-    return [_SEAT_CARD[s][c].copy() for s, c in trick]
+    return [_SEAT_CARD[s][c] for s, c in trick]
 
 
 class InvalidDeal(EngineError):
