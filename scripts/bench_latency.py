@@ -29,7 +29,7 @@ clicks Play again. So a table moves as fast as its people think and its bot seat
    its queue). The emulator's garbage collector is off during the window: its pauses would
    count against the bot. Then what happened inside the
    bot over the same window: its event loop's lag (a 10 ms sleep's overshoot), its full GC
-   pauses, `TableService.act` and `SqliteTableStore.append_action` durations, and how many tasks
+   pauses, `TableService.act` and the action writes' durations, and how many tasks
    queue for the database's lock (observed through wrappers that change nothing).
 2. Memory per active table: a fresh bot; `--warm-tables` tables played a little first (caches,
    code paths); then tracemalloc starts in the bot process, `--memory-tables` more tables are
@@ -84,6 +84,7 @@ from bot.ui.custom_ids import parse_game_action
 P99_TARGET_MS = 100.0
 MEMORY_TARGET_BYTES = 50 * 1024
 FOOTER_MOVE = re.compile(r"move (\d+)")
+ROUTE_IDS = re.compile(r"(?<=/)(\d+|[A-Za-z0-9_.-]{40,})(?=/|$)")  # ids and tokens in a path
 POLL = 0.02  # seconds between two looks of a table's watcher at its message
 CLICK_TIMEOUT = 10.0
 TRACE_FRAMES = 8  # tracemalloc frames per allocation: enough to find the project's frame
@@ -155,12 +156,19 @@ class LoopLag:
 
 
 class Timed:
-    """Wraps one coroutine method of the bot to time its calls (observation only)."""
+    """Wraps methods of the bot to time their calls, all in one list (observation only):
+    coroutine methods and plain ones alike."""
 
-    def __init__(self, owner: Any, name: str) -> None:
+    def __init__(self, owner: Any, *names: str) -> None:
         self.durations: list[float] = []
-        original = getattr(owner, name)
+        for name in names:
+            original = getattr(owner, name)
+            if asyncio.iscoroutinefunction(original):
+                setattr(owner, name, self._timed_coroutine(original))
+            else:
+                setattr(owner, name, self._timed(original))
 
+    def _timed_coroutine(self, original: Callable[..., Any]) -> Callable[..., Any]:
         async def timed(*args: Any, **kwargs: Any) -> Any:
             began = time.perf_counter()
             try:
@@ -168,7 +176,17 @@ class Timed:
             finally:
                 self.durations.append(time.perf_counter() - began)
 
-        setattr(owner, name, timed)
+        return timed
+
+    def _timed(self, original: Callable[..., Any]) -> Callable[..., Any]:
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            began = time.perf_counter()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                self.durations.append(time.perf_counter() - began)
+
+        return timed
 
     def take(self) -> list[float]:
         taken, self.durations = self.durations, []
@@ -226,7 +244,9 @@ async def _serve_bot(conn: Connection, config: dict[str, Any]) -> None:
     pauses = GcPauses() if observe else None
     lag_task = asyncio.create_task(lag.run()) if observe else None
     acts = Timed(service, "act") if observe else None
-    writes = Timed(service.store, "append_action") if observe else None
+    # An action's write: at once on the loop's connection, or (another writer holds the
+    # database) append_action on the writer's thread; a write that fell back is timed twice.
+    writes = Timed(service.store, "append_action_at_once", "append_action") if observe else None
 
     loop = asyncio.get_running_loop()
     inbox: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
@@ -752,6 +772,16 @@ class Window:
     acts: list[float]
     writes: list[float]
     seen: list[float]  # seconds until the clicking person saw the answer (see answer_seen)
+    requests: dict[str, int] = field(default_factory=dict)  # the bot's REST calls, by route
+
+    def request_mix(self) -> str:
+        """The bot's REST calls in the window, per acknowledged click, by route: the work a
+        click brings about besides its answer."""
+        clicks = max(1, len(self.latencies_ms))
+        total = sum(self.requests.values())
+        top = sorted(self.requests.items(), key=lambda item: -item[1])[:6]
+        parts = ", ".join(f"{route} {count / clicks:.2f}" for route, count in top)
+        return f"REST calls per click: {total / clicks:.2f} ({parts})"
 
     @property
     def latencies_ms(self) -> list[float]:
@@ -797,6 +827,12 @@ class Window:
             return "the bot process is CPU-bound (one core): see the profile for where it goes"
         if full_gc >= P99_TARGET_MS / 2:
             return f"full garbage collections of the bot stall it for up to {full_gc:.0f} ms"
+        lag = percentile(sorted(v * 1000 for v in self.bot_lag), 0.99)
+        if lag >= P99_TARGET_MS / 2:
+            return (
+                f"the bot's event loop is busy ({self.bot_cpu:.0%} CPU): a ready callback waits "
+                f"up to {lag:.0f} ms (p99) for its turn; see the profile for where the CPU goes"
+            )
         return "no single cause stands out (a busy machine? compare the emulator's CPU)"
 
     def diagnosis(self) -> str:
@@ -812,7 +848,7 @@ class Window:
             f"full GCs: bot {len(bot_gc)} (max {max(bot_gc, default=0):.0f} ms), "
             f"emulator {len(emu_gc)} (max {max(emu_gc, default=0):.0f} ms)\n"
             f"{'':>15}inside the bot: TableService.act p50 {percentile(acts, 0.5):.1f} / p99 "
-            f"{percentile(acts, 0.99):.1f} ms; table_store.append_action ({len(writes)}, "
+            f"{percentile(acts, 0.99):.1f} ms; an action's write ({len(writes)}, "
             f"{len(writes) / self.seconds:.0f}/s) p50 {percentile(writes, 0.5):.1f} / p99 "
             f"{percentile(writes, 0.99):.1f} ms; tasks queued on the database lock: mean "
             f"{statistics.mean(queue):.1f}, max {max(queue)}"
@@ -852,6 +888,7 @@ async def measure(state: World, seconds: float) -> Window:
     EMULATOR_GC.take()
     began = time.perf_counter()
     first = len(emu.interactions)
+    first_request = len(emu.requests)
     try:
         await asyncio.sleep(seconds)
     finally:
@@ -860,6 +897,11 @@ async def measure(state: World, seconds: float) -> Window:
     after = await state.bot.status()
     emu_after = own_cpu()
     window = [i for i in emu.interactions[first:] if _in(i, began, ended)]
+    requests: dict[str, int] = {}
+    for record in emu.requests[first_request:]:
+        if began <= record.started <= ended:
+            route = f"{record.method} {ROUTE_IDS.sub('{}', record.path)}"
+            requests[route] = requests.get(route, 0) + 1
     emulator_gc = EMULATOR_GC.take()
     with contextlib.suppress(TimeoutError):  # those in flight get their answer (or fail at 3 s)
         await emu.wait_for(
@@ -887,6 +929,7 @@ async def measure(state: World, seconds: float) -> Window:
         acts=after["act"],
         writes=after["write"],
         seen=[v for v in seen if v is not None],
+        requests=requests,
     )
 
 
@@ -938,7 +981,8 @@ async def latency_run(args: argparse.Namespace, size: int, largest: bool) -> Win
         print(
             f"{'':>15}{size} tables opened in {opened:.1f} s; {counters.games} games ended; "
             f"{counters.refreshes} Refresh clicks; {counters.refused} buttons gone before "
-            f"the click; {len(counters.stalls)} stalls\n{'':>15}{result.diagnosis()}",
+            f"the click; {len(counters.stalls)} stalls\n{'':>15}{result.diagnosis()}\n"
+            f"{'':>15}{result.request_mix()}",
             flush=True,
         )
         if args.verbose:

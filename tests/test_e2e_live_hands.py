@@ -4,6 +4,7 @@ token is never used (Discord: 15 minutes) and a dismissed hand is forgotten."""
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -164,6 +165,34 @@ async def test_a_whole_game_played_in_one_hand_message_per_player(
     assert driver.check_private_messages(states) > moves  # live versions are checked too
     assert driver.check_public_history(states, driver.message) > 0
     await driver.check_result_recorded()
+    driver.assert_no_failures()
+
+
+async def test_a_hand_that_cannot_act_is_paced_and_drawn_at_once_when_its_turn_comes(
+    emulator: Emulator, world: World, running_bot: CardTableBot
+) -> None:
+    """Issue 13 item 7: three bots play between two turns of their one human, 50 ms apart. The
+    human's hand is not redrawn for each bot card (the table message shows them): one edit,
+    when the turn comes back, and at once — long before the pace would allow another."""
+    scale_rate_limits(emulator, running_bot, per=1.0)
+    live = live_hands_of(running_bot, emulator)
+    live.pace = 30.0
+    assert running_bot.table_service is not None
+    running_bot.table_service.bot_move_delay = 0.05
+    driver = await seat_and_start(world, running_bot, "euchre new", 1, target=5)
+    person = next(iter(driver.people.values()))
+    hand = (await open_hands(driver))[person.id]
+    rng = random.Random(21)
+    turns = 0
+    after_clicks = []  # hand edits so far (all of them are this hand's), after each click
+    while turns < 8 and (who := await next_human(driver, rng)) is not None:
+        seat, _ = who
+        await play_in_hand(driver, hand, person, seat, rng)  # waits for the turn, then clicks
+        after_clicks.append(webhook_edits(emulator))
+        turns += 1
+    edited = [b - a for a, b in itertools.pairwise(after_clicks)]
+    # (None when the answer to the click already showed the next turn.)
+    assert turns == 8 and max(edited) == 1, edited
     driver.assert_no_failures()
 
 

@@ -11,7 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import Database, SchemaTooNew, SqliteTableStore, StorageError, backup_database
+from bot.storage import (
+    Database,
+    SchemaTooNew,
+    SqliteTableStore,
+    StorageError,
+    backup_database,
+    database,
+)
 from bot.storage.database import load_migrations, split_sql
 from tests.test_storage_support import act, lobby, open_db, peek, start
 
@@ -288,6 +295,110 @@ def check_copy(path: Path) -> int:
     )
     assert rows and all(version == 1 + logged for version, logged in rows), rows
     return sum(logged for _, logged in rows)
+
+
+# --- writes at once on the event loop's thread (issue 13 item 7) ---------------------------------
+
+
+ORPHAN_SEAT = (
+    "INSERT INTO table_seats (table_id, position, user_id, is_bot, name)"
+    " VALUES (12345, 0, 1, 0, 'x')"
+)
+
+
+def _insert_table(conn: sqlite3.Connection) -> int:
+    return int(conn.execute(INSERT_TABLE).lastrowid or 0)
+
+
+async def test_a_write_is_committed_without_waiting_a_turn_of_the_event_loop(
+    tmp_path: Path,
+) -> None:
+    """Issue 13 item 7: the unit runs and commits on the loop's own connection; the coroutine
+    completes at its first step, without handing the loop to anything else."""
+    db = await open_db(tmp_path)
+    try:
+        assert db.writes_at_once
+        step = db.run_write(_insert_table)
+        with pytest.raises(StopIteration) as finished:
+            step.send(None)
+        assert finished.value.value == 1
+        assert peek(db.path, "SELECT count(*) FROM tables") == [(1,)]  # committed, on disk
+        # An error rolls the unit back whole; foreign keys are enforced on this connection too.
+        with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
+            await db.run_write(lambda conn: (_insert_table(conn), conn.execute(ORPHAN_SEAT)))
+        assert peek(db.path, "SELECT count(*) FROM tables") == [(1,)]
+    finally:
+        await db.close()
+
+
+async def test_a_write_waits_for_another_process_on_the_writers_thread_not_on_the_loop(
+    tmp_path: Path,
+) -> None:
+    """Another process holds the write lock: the loop's connection does not wait (busy
+    timeout 0); the unit goes to the writer's thread, which waits for the lock while the event
+    loop keeps running, and lands once the other process commits."""
+    db = await open_db(tmp_path)
+    other = sqlite3.connect(db.path, isolation_level=None)
+    ticks = 0
+
+    async def ticker() -> None:
+        nonlocal ticks
+        while True:
+            await asyncio.sleep(0.01)
+            ticks += 1
+
+    clock = asyncio.create_task(ticker())
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        other.execute(INSERT_TABLE)
+        write = asyncio.create_task(db.run_write(_insert_table))
+        await asyncio.sleep(0.3)
+        assert not write.done() and ticks >= 10  # waiting, and the loop is not blocked
+        other.execute("COMMIT")
+        assert await asyncio.wait_for(write, 5) == 2
+        assert peek(db.path, "SELECT count(*) FROM tables") == [(2,)]
+        assert await db.run_write(_insert_table) == 3  # and at once again afterwards
+    finally:
+        clock.cancel()
+        other.close()
+        await db.close()
+
+
+async def test_a_task_that_only_writes_still_lets_the_loop_run(tmp_path: Path) -> None:
+    """Writes at once never suspend their task; a loop of them must not starve the others."""
+    db = await open_db(tmp_path)
+    try:
+        others_ran = asyncio.Event()
+        asyncio.get_running_loop().call_soon(others_ran.set)
+        written = 0
+        while not others_ran.is_set():
+            await db.run_write(_insert_table)
+            written += 1
+            assert written <= 100, "the event loop never got a turn"
+        assert written > 1
+    finally:
+        await db.close()
+
+
+async def test_the_wal_is_checkpointed_by_a_worker_thread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The loop's connection never checkpoints (a checkpoint syncs the disk); every
+    CHECKPOINT_EVERY of its commits, a worker thread copies the WAL into the database file."""
+    monkeypatch.setattr(database, "CHECKPOINT_EVERY", 10)
+    db = await open_db(tmp_path)
+    try:
+        for _ in range(10):
+            await db.run_write(_insert_table)
+        assert db._checkpoint is not None
+        await asyncio.wait_for(asyncio.shield(db._checkpoint), 5)
+        # Nothing left to copy: every frame of the WAL is already in the database file.
+        busy, frames, copied = peek(db.path, "PRAGMA wal_checkpoint(PASSIVE)")[0]
+        assert (busy, copied) == (0, frames)
+        with sqlite3.connect(f"file:{db.path}?mode=ro&immutable=1", uri=True) as main_file:
+            assert main_file.execute("SELECT count(*) FROM tables").fetchone() == (10,)
+    finally:
+        await db.close()
 
 
 async def test_backup_is_consistent_while_another_task_keeps_writing(tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import (
+    Database,
     SqliteTableStore,
     StaleVersion,
     TableNotFound,
@@ -468,9 +469,11 @@ async def test_sigkill_before_or_after_the_finishing_commit(tmp_path: Path) -> N
 async def test_group_commit_gives_each_queued_append_its_own_outcome(tmp_path: Path) -> None:
     """Issue 13 item 7: appends that queue up together are committed in one transaction, yet
     each keeps its own guarantees: a stale one is refused (and undone) alone, the others land,
-    and a finishing one records its game in the same transaction as its action."""
-    db = await open_db(tmp_path)
+    and a finishing one records its game in the same transaction as its action. (With
+    synchronous=FULL: the writes take the writer's thread, where appends queue up.)"""
+    db = await Database.open(tmp_path / "bot.db", synchronous="FULL")
     store = SqliteTableStore(db, group_commit=True)
+    assert not db.writes_at_once
     try:
         tables = []
         for n in range(6):

@@ -92,11 +92,14 @@ async def host_and_bots(
 
 
 async def set_read_only(db: Database, on: bool) -> None:
-    """A real SQLite refusal of every write on the bot's connection (`PRAGMA query_only`):
-    BEGIN IMMEDIATE fails with "attempt to write a readonly database", as on a full or
-    read-only disk."""
+    """A real SQLite refusal of every write on the bot's writing connections (`PRAGMA
+    query_only`): BEGIN IMMEDIATE fails with "attempt to write a readonly database", as on a
+    full or read-only disk."""
+    pragma = f"PRAGMA query_only = {'ON' if on else 'OFF'}"
+    if db._loop_conn is not None:
+        db._loop_conn.execute(pragma)
     async with db._exclusive() as conn:
-        await conn.execute(f"PRAGMA query_only = {'ON' if on else 'OFF'}")
+        await conn.execute(pragma)
 
 
 async def test_bot_seats_retry_a_failed_write_with_backoff_and_carry_on(

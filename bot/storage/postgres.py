@@ -330,6 +330,20 @@ class PgTableStore:
             if result is not None:
                 await record_game_pg(conn, result)
 
+    def append_action_at_once(
+        self,
+        table_id: int,
+        seat: int,
+        action: str,
+        version: int,
+        result: GameResult | None = None,
+        *,
+        deadline: float | None = None,
+        seats: list[SeatRecord | None] | None = None,
+    ) -> bool:
+        """Never: every PostgreSQL write is a round trip to the server."""
+        return False
+
     async def delete_table(self, table_id: int) -> None:
         async with self._db.transaction() as conn:
             await conn.execute(pg_sql(DELETE_TABLE), table_id)

@@ -290,10 +290,28 @@ class SqliteTableStore:
         TableNotFound, or TableNotPlaying when the table is in its lobby or finished."""
         check_result(table_id, result)
         unit = _append_unit(table_id, seat, action, version, result, deadline, seats)
-        if self._group_commit:
+        if self._group_commit and not self._db.writes_at_once:
             await self._grouped(unit)
         else:
             await self._db.run_write(unit)
+
+    def append_action_at_once(
+        self,
+        table_id: int,
+        seat: int,
+        action: str,
+        version: int,
+        result: GameResult | None = None,
+        *,
+        deadline: float | None = None,
+        seats: list[SeatRecord | None] | None = None,
+    ) -> bool:
+        """`append_action` on the event loop's connection, if the database is free this instant
+        (bot.storage.database): True once written. False: nothing done; use `append_action`."""
+        check_result(table_id, result)
+        unit = _append_unit(table_id, seat, action, version, result, deadline, seats)
+        done, _ = self._db.write_at_once(unit)
+        return done
 
     async def _grouped(self, unit: WriteUnit) -> Any:
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()

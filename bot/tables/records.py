@@ -144,6 +144,21 @@ class TableStore(Protocol):
         (the action finished the game) the same transaction records the finished game, its
         players, their statistics and ratings, and marks the table finished."""
 
+    def append_action_at_once(
+        self,
+        table_id: int,
+        seat: int,
+        action: str,
+        version: int,
+        result: GameResult | None = None,
+        *,
+        deadline: float | None = None,
+        seats: list[SeatRecord | None] | None = None,
+    ) -> bool:
+        """`append_action` done right now, without suspending, when the store can (SQLite, on
+        the event loop's connection): True once written, its errors raised as `append_action`
+        raises them. False: nothing was done; use `append_action`."""
+
     async def delete_table(self, table_id: int) -> None:
         """The table is closed (cancelled or ended): forget it."""
 

@@ -35,7 +35,7 @@ import dataclasses
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -680,24 +680,17 @@ class TableService:
             table.result = result
         record.turn_deadline = self._turn_deadline(table)
         record.turn_warned = False
-        write = asyncio.ensure_future(
-            self.store.append_action(
-                table.id,
-                seat,
-                action,
-                new_version,
-                result,
-                deadline=record.turn_deadline,
-                seats=seats,
-            )
-        )
+        write = (table.id, seat, action, new_version, result)
         try:
-            # Shielded: a cancelled caller must not abandon the write halfway; it completes.
-            await asyncio.shield(write)
-        except asyncio.CancelledError:
-            with contextlib.suppress(Exception):
-                await write
-            raise
+            # SQLite writes it at once on the loop's connection (no turn of the event loop to
+            # wait for, nothing to cancel); otherwise a shielded write: a cancelled caller must
+            # not abandon it halfway, it completes.
+            if not self.store.append_action_at_once(
+                *write, deadline=record.turn_deadline, seats=seats
+            ):
+                await _shielded(
+                    self.store.append_action(*write, deadline=record.turn_deadline, seats=seats)
+                )
         except (StoredVersionConflict, StoredTableGone, StoredTableNotPlaying):
             # Another process moved this table on (or closed it): take the stored table, then
             # answer the click as a stale one (the player gets the table as it is now).
@@ -1164,3 +1157,15 @@ def _fresh_seat(seat: SeatRecord) -> SeatRecord:
     if seat.is_bot:
         return dataclasses.replace(seat, left_user_id=None)
     return dataclasses.replace(seat, missed=0, away=False)
+
+
+async def _shielded(write: Awaitable[None]) -> None:
+    """Await a store write that must complete even if the caller is cancelled meanwhile (the
+    caller's state already says it is written): the cancellation waits for it, then goes on."""
+    task = asyncio.ensure_future(write)
+    try:
+        await asyncio.shield(task)
+    except asyncio.CancelledError:
+        with contextlib.suppress(Exception):
+            await task
+        raise

@@ -18,6 +18,9 @@ version — when the token is young enough and the hand would look different.
   From `note_after` (13 min) each edit says the hand may need a Refresh, and a periodic sweep
   makes that last edit for a hand nobody changed; the Refresh button is always on the hand, and
   a click on it (or any click on the hand) brings a fresh token.
+- Paced while the player cannot act: a hand whose seat is not to act is redrawn at most once
+  per `pace` seconds (the table message shows the plays meanwhile); when the turn comes to it,
+  at once. Bots at zero delay play three cards in a few milliseconds: one edit, not three.
 - Identical renders are skipped: buttons that are disabled cannot be clicked, so their version
   does not matter; anything else that differs (text, labels, an enabled button's version) does.
 - The version in the custom ids is untouched: a click on an old render is still refused by
@@ -49,6 +52,7 @@ log = logging.getLogger(__name__)
 USABLE_FOR = 14 * 60.0  # seconds a token is used for; Discord's limit is 15 minutes
 NOTE_AFTER = 13 * 60.0  # from here on, edits say the hand may need a Refresh
 SWEEP_EVERY = 30.0  # seconds between sweeps (the last edit of idle hands, forgetting old ones)
+PACE = 1.0  # seconds between two edits of a hand whose seat cannot act
 
 Key = tuple[int, int]  # (table id, user id)
 Drawn = tuple[int, bool]  # (table version, with the "may need a Refresh" note)
@@ -65,6 +69,8 @@ class _Hand:
     shown: int | None  # fingerprint of what the message shows (None: unknown)
     drawn: Drawn | None  # what it was last drawn for
     dirty: bool = False
+    edited: float = 0.0  # loop time of the last edit (or answer) of the message
+    wake: asyncio.Event | None = None  # set while the worker rests between paced edits
 
 
 def fingerprint(parts: render.MessageParts) -> int:
@@ -92,6 +98,7 @@ class LiveHands:
         usable_for: float = USABLE_FOR,
         note_after: float = NOTE_AFTER,
         sweep_every: float = SWEEP_EVERY,
+        pace: float = PACE,
     ) -> None:
         self._client = client
         self._service = service
@@ -101,6 +108,7 @@ class LiveHands:
         self.usable_for = usable_for
         self.note_after = note_after
         self.sweep_every = sweep_every
+        self.pace = pace
         self._hands: dict[Key, _Hand] = {}
         self._by_table: dict[int, set[int]] = {}
         self._answering: dict[Key, int] = {}  # clicks on the hand being answered
@@ -150,6 +158,7 @@ class LiveHands:
             locale=str(interaction.locale),
             shown=fingerprint(parts),
             drawn=(parts.version, False),
+            edited=asyncio.get_running_loop().time(),
         )
         self._by_table.setdefault(table_id, set()).add(interaction.user.id)
         if self._sweeper is None or self._sweeper.done():
@@ -194,6 +203,8 @@ class LiveHands:
         if hand is None or self._closed:
             return
         hand.dirty = True
+        if hand.wake is not None:
+            hand.wake.set()  # perhaps its turn now: the resting worker looks again
         task = self._tasks.get(key)
         if task is None or task.done():
             self._tasks[key] = asyncio.create_task(self._work(key), name=f"live-hand-{key}")
@@ -206,6 +217,13 @@ class LiveHands:
                 # finds the task done and starts a new one.
                 if hand is None or not hand.dirty or key in self._answering:
                     return
+                rest = self._rest_before_edit(key, hand)
+                if rest > 0:
+                    hand.wake = asyncio.Event()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(hand.wake.wait(), rest)
+                    hand.wake = None
+                    continue
                 hand.dirty = False
                 try:
                     await self._update(key, hand)
@@ -216,6 +234,18 @@ class LiveHands:
         finally:
             if self._tasks.get(key) is asyncio.current_task():
                 del self._tasks[key]
+
+    def _rest_before_edit(self, key: Key, hand: _Hand) -> float:
+        """Seconds to wait before the next edit: 0 when the hand's seat may act (or the game is
+        over, or anything else happened to the table); otherwise what is left of the pace."""
+        table = self._service.find(key[0])
+        game = table.game if table is not None else None
+        if table is None or table.closed or game is None or game.is_over:
+            return 0.0
+        seat = table.seat_of(key[1])
+        if seat is None or seat in game.to_act:
+            return 0.0
+        return hand.edited + self.pace - asyncio.get_running_loop().time()
 
     async def _update(self, key: Key, hand: _Hand) -> None:
         table_id, user_id = key
@@ -265,6 +295,7 @@ class LiveHands:
         current = self._hands.get(key)
         if current is hand:
             hand.shown, hand.drawn = shown, drawn
+            hand.edited = asyncio.get_running_loop().time()
         elif current is not None and current.message_id == hand.message_id:
             # A click on this message was answered while our edit was on its way, which may
             # have landed after that answer: draw the latest state again with the new token.

@@ -41,6 +41,10 @@ from bot.engine.truco.cards import (
 from bot.engine.truco.errors import AlreadyAnswered
 from bot.engine.truco.options import Options
 
+# _SEAT_CARD[seat][card]: a round event's {seat, card}. Shared by every event of every game, and
+# read-only like all event data: a table holds a hand or two of events.
+_SEAT_CARD: Final = tuple({code: {"seat": s, "card": code} for code in DECK} for s in range(4))
+
 GAME_NAME: Final = "truco"
 
 # T1: turns go counter-clockwise (seat s is followed by seat s-1). The one place to change it.
@@ -419,7 +423,7 @@ class Game(GameRecord):
                 teams_on_top |= 1 << (s & 1)
         round_index = len(self._results)
         leader = cards[0][0]
-        shown = [{"seat": s, "card": c} for s, c in cards]
+        shown = [_SEAT_CARD[s][c] for s, c in cards]
         if teams_on_top == 3:  # T6: top faces from both pairs tie; the round's leader leads again
             winner_team: int | None = None
             winner_seat: int | None = None
