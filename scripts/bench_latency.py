@@ -87,7 +87,7 @@ FOOTER_MOVE = re.compile(r"move (\d+)")
 ROUTE_IDS = re.compile(r"(?<=/)(\d+|[A-Za-z0-9_.-]{40,})(?=/|$)")  # ids and tokens in a path
 POLL = 0.02  # seconds between two looks of a table's watcher at its message
 CLICK_TIMEOUT = 10.0
-TRACE_FRAMES = 8  # tracemalloc frames per allocation: enough to find the project's frame
+TRACE_FRAMES = 4  # tracemalloc frames per allocation: enough to find the project's frame
 GRACE = 2.0  # seconds a person gives their live hand to catch up with the table message
 MID_GAME_TIMEOUT = 400.0
 # Actions in half a game: a Euchre game to 10 takes about 200-270 actions, a Truco game to 12
@@ -285,8 +285,11 @@ async def _serve_bot(conn: Connection, config: dict[str, Any]) -> None:
                 for table in list(service.tables):
                     await service.wait_for_bots(table.id)
                 await ui.public.idle()
+                # Actions of the games in play, and the versions: a version never goes back
+                # (a game that ended and started again has fewer actions, a higher version).
                 actions = sum(len(t.record.actions) for t in service.tables)
-                conn.send((len(service.tables), actions))
+                versions = sum(t.version for t in service.tables)
+                conn.send((len(service.tables), actions, versions))
             elif command == "trace":
                 gc.collect()
                 tracemalloc.start(int(args[0]))
@@ -295,8 +298,12 @@ async def _serve_bot(conn: Connection, config: dict[str, Any]) -> None:
                 # The traced bytes held now, the RSS, and the largest allocation sites: of all
                 # that is traced ("all"), or of what grew since the previous measure ("growth").
                 gc.collect()
-                current, _ = tracemalloc.get_traced_memory()
-                snapshot = tracemalloc.take_snapshot()
+                # Without the harness's own allocations in this process (the previous
+                # snapshot it keeps, its commands): only what the bot holds.
+                snapshot = tracemalloc.take_snapshot().filter_traces(
+                    [tracemalloc.Filter(False, __file__, all_frames=True)]
+                )
+                current = sum(stat.size for stat in snapshot.statistics("filename"))
                 if args[0] == "growth" and kept is not None:
                     sites = _growth_sites(snapshot, kept)
                 else:
@@ -1056,15 +1063,15 @@ async def memory_run(args: argparse.Namespace) -> tuple[float, float, float]:
         guild = next(iter(state.emu.guilds.values()))
         await open_tables(state.tables)
         await play_to_mid_game(state, state.tables, moves)
-        _, actions_before = await state.bot.ask("idle")
+        _, actions_before, _ = await state.bot.ask("idle")
         rss_before = await state.bot.ask("trace", TRACE_FRAMES)
         new = add_tables(state, guild, count, args.humans, think, args.seed + 2)
         gate = asyncio.Semaphore(MEMORY_RUN_CLICKS)
         for table in state.tables:
             table.gate = gate
-        await open_tables(new)
+        await open_tables(new, concurrency=8)  # tracemalloc slows the bot down several times
         await play_to_mid_game(state, new, moves)
-        active, actions_mid = await state.bot.ask("idle")
+        active, actions_mid, versions_mid = await state.bot.ask("idle")
         traced, rss_after, sites = await state.bot.ask("measure", "all")
         print(
             f"measured at {(actions_mid - actions_before) / count:.0f} actions a table: "
@@ -1074,11 +1081,11 @@ async def memory_run(args: argparse.Namespace) -> tuple[float, float, float]:
         )
         # The same tables, further on: what an action adds (the action log, the game's events).
         await play_to_mid_game(state, new, 2 * moves)
-        _, actions_later = await state.bot.ask("idle")
+        _, _, versions_later = await state.bot.ask("idle")
         traced_later, _, growth = await state.bot.ask("measure", "growth")
         await state.bot.ask("untrace")
     per_table = float(traced) / count
-    more_actions = max(1, actions_later - actions_mid)
+    more_actions = max(1, versions_later - versions_mid)
     per_action = (traced_later - traced) / more_actions
     actions_each = (actions_mid - actions_before) / count
     at_100 = per_table + per_action * (MID_GAME_ACTIONS - actions_each)

@@ -147,7 +147,9 @@ class TableUI:
         timeout = (
             self.ack_deadline if by is None else max(0.0, by - asyncio.get_running_loop().time())
         )
-        done, _ = await asyncio.wait({task}, timeout=timeout)
+        # No time budget at all: acknowledge first, whatever the work (which may well finish
+        # in the same turn of the event loop).
+        done = (await asyncio.wait({task}, timeout=timeout))[0] if timeout > 0 else set()
         if not done and not interaction.response.is_done():
             try:
                 if ephemeral_thinking:
