@@ -6,6 +6,7 @@ table the store already holds answers "a table is already here"; SHARD_COUNT / S
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import logging
 from collections.abc import AsyncIterator
@@ -43,7 +44,7 @@ def service_on(
     seeds = itertools.count(7)
     return TableService(
         SqliteTableStore(db),
-        bot_move_delay=0,
+        bot_move_delay=more.pop("bot_move_delay", 0),
         clock=Clock(),
         seed_source=lambda: next(seeds),
         shards=shards,
@@ -188,9 +189,11 @@ async def test_two_processes_racing_one_tables_bot_seats_end_at_the_stored_state
         _seat, action = human_to_act(table)
         await service_a.act(table.id, HOST, action, table.version)
     await service_a.close()  # before its bots move: the bot seats are to act now
-    service_b, service_c = service_on(two_dbs[0]), service_on(two_dbs[1])
-    (table_b,) = await service_b.restore()
-    (table_c,) = await service_c.restore()
+    # Both take the table in before either moves (a write takes ~0.1 ms: with no delay, the
+    # first one restored could play every bot move before the second has read the table).
+    service_b = service_on(two_dbs[0], bot_move_delay=0.05)
+    service_c = service_on(two_dbs[1], bot_move_delay=0.05)
+    (table_b,), (table_c,) = await asyncio.gather(service_b.restore(), service_c.restore())
     await service_b.wait_for_bots(table.id)
     await service_c.wait_for_bots(table.id)
     stored = await SqliteTableStore(two_dbs[1]).get_table(table.id)
