@@ -492,7 +492,8 @@ def _begin(conn: sqlite3.Connection, at_once: bool) -> None:
     try:
         conn.execute("BEGIN IMMEDIATE")
     except sqlite3.OperationalError as error:
-        if at_once and error.sqlite_errorcode == sqlite3.SQLITE_BUSY:
+        # The primary code: SQLITE_BUSY and its extended forms (BUSY_RECOVERY, ...).
+        if at_once and error.sqlite_errorcode & 0xFF == sqlite3.SQLITE_BUSY:
             raise _Busy from error
         raise
 
