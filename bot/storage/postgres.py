@@ -330,18 +330,8 @@ class PgTableStore:
             if result is not None:
                 await record_game_pg(conn, result)
 
-    def append_action_at_once(
-        self,
-        table_id: int,
-        seat: int,
-        action: str,
-        version: int,
-        result: GameResult | None = None,
-        *,
-        deadline: float | None = None,
-        seats: list[SeatRecord | None] | None = None,
-    ) -> bool:
-        """Never: every PostgreSQL write is a round trip to the server."""
+    def append_action_at_once(self, *_: object, **__: object) -> bool:
+        """Never (whatever the action): every PostgreSQL write is a round trip to the server."""
         return False
 
     async def delete_table(self, table_id: int) -> None:

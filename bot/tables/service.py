@@ -680,16 +680,16 @@ class TableService:
             table.result = result
         record.turn_deadline = self._turn_deadline(table)
         record.turn_warned = False
-        write = (table.id, seat, action, new_version, result)
+        appended = (table.id, seat, action, new_version, result)
         try:
             # SQLite writes it at once on the loop's connection (no turn of the event loop to
             # wait for, nothing to cancel); otherwise a shielded write: a cancelled caller must
             # not abandon it halfway, it completes.
             if not self.store.append_action_at_once(
-                *write, deadline=record.turn_deadline, seats=seats
+                *appended, deadline=record.turn_deadline, seats=seats
             ):
                 await _shielded(
-                    self.store.append_action(*write, deadline=record.turn_deadline, seats=seats)
+                    self.store.append_action(*appended, deadline=record.turn_deadline, seats=seats)
                 )
         except (StoredVersionConflict, StoredTableGone, StoredTableNotPlaying):
             # Another process moved this table on (or closed it): take the stored table, then
