@@ -61,7 +61,9 @@ class CardTableBot(commands.Bot):
                 raise ValueError("several shards in one process: use make_bot()")
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=discord.Intents.default(),  # interactions need no privileged intent
+            # Guilds only: interactions need no other intent, and the bot reads no messages
+            # (every message event would cost it a parse, and Discord the sending).
+            intents=discord.Intents(guilds=True),
             help_command=None,
             guild_ready_timeout=guild_ready_timeout,
             # Nobody is notified unless a send names them (issue 13 item 3): every send, edit
@@ -125,9 +127,6 @@ class CardTableBot(commands.Bot):
         if self.db is not None:
             await self.db.close()
             self.db = None
-
-    async def on_message(self, message: discord.Message) -> None:
-        """The bot has slash commands only: a mention or any message is not a command."""
 
     async def on_ready(self) -> None:
         log.info(

@@ -95,11 +95,12 @@ class TableButton(KeyButton, template=TABLE_BUTTON_TEMPLATE):
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (GameActionButton, TableButton)
 
 
-def detach(view: discord.ui.View | None) -> None:
+def detach(view: object) -> None:
     """Let discord.py forget a sent view at once. Our views are fully dynamic (the templates
     dispatch the clicks), but an ephemeral response's view gets a 15-minute timer that would
     keep it in memory; stopping it frees it now. discord.py then drops the per-message entry
     of the view's cache key, which for a fully dynamic view with a message id holds nothing (no
-    template is unregistered); without a message id we leave the view alone."""
-    if view is not None and getattr(view, "_cache_key", None) is not None:
+    template is unregistered); without a message id we leave the view alone. Anything else
+    (the raw `Buttons` of bot/ui/components.py, None) was never kept by discord.py."""
+    if isinstance(view, discord.ui.View) and getattr(view, "_cache_key", None) is not None:
         view.stop()

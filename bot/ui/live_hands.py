@@ -43,7 +43,7 @@ import discord
 
 from bot.tables.service import CHANGE_CLOSED, Table, TableService
 from bot.texts import t
-from bot.ui import render
+from bot.ui import render, rest
 from bot.ui.buttons import detach
 from bot.ui.card_emojis import CardEmojis
 
@@ -272,11 +272,8 @@ class LiveHands:
             if shown == hand.shown:
                 hand.drawn = drawn
                 return
-            application_id = self._client.application_id
-            assert application_id is not None
-            webhook = discord.Webhook.partial(application_id, hand.token, client=self._client)
             try:
-                await webhook.edit_message(hand.message_id, **parts.kwargs())
+                await rest.edit_hand(self._client, hand.token, hand.message_id, parts)
             except discord.NotFound:
                 # 10008: the user dismissed it (or reloaded); 10015: the token is gone.
                 log.debug("hand of user %s at table %s is gone; forgetting it", user_id, table_id)

@@ -31,7 +31,7 @@ import discord
 
 from bot.tables.errors import TableError
 from bot.tables.service import Table, TableService
-from bot.ui import render
+from bot.ui import render, rest
 from bot.ui.buttons import detach
 from bot.ui.table_picture import TablePictures, wants_picture
 
@@ -222,14 +222,11 @@ class PublicMessages:
             ping = render.ping_message(table, self.locale_of(table)) if wanted is not None else None
         if self._pinged.get(table.id, _UNKNOWN) == wanted:
             return
-        messageable = self._client.get_partial_messageable(
-            table.channel_id, guild_id=table.guild_id
-        )
         old = table.record.ping_message_id
         if old is not None:
             await self._wait_for_slot(channel)
             try:
-                await messageable.get_partial_message(old).delete()
+                await self._client.http.delete_message(table.channel_id, old)
             except discord.NotFound:
                 pass
             except discord.HTTPException as error:
@@ -241,16 +238,17 @@ class PublicMessages:
             content, user_ids = ping
             await self._wait_for_slot(channel)
             try:
-                sent = await messageable.send(
+                new_id = await rest.send_channel_message(
+                    self._client,
+                    table.channel_id,
                     content,
-                    allowed_mentions=discord.AllowedMentions(
+                    discord.AllowedMentions(
                         everyone=False,
                         roles=False,
                         replied_user=False,
                         users=[discord.Object(u) for u in user_ids],
                     ),
                 )
-                new_id = sent.id
             finally:
                 channel.sent.append(self._clock())
         if table.closed:
@@ -283,11 +281,8 @@ class PublicMessages:
             return
         message_id = table.message_id
         assert message_id is not None
-        message = self._client.get_partial_messageable(
-            table.channel_id, guild_id=table.guild_id
-        ).get_partial_message(message_id)
         try:
-            await message.edit(**parts.kwargs())
+            await rest.edit_channel_message(self._client, table.channel_id, message_id, parts)
         except discord.NotFound:
             if table.message_id == message_id and not table.closed:
                 await self._repost_locked(table)

@@ -18,8 +18,8 @@ from bot.tables.bot_moves import DEFAULT_LEVEL, LEVELS
 from bot.tables.service import Table
 from bot.tables.settings import SETTINGS, setting_of
 from bot.texts import n, t
-from bot.ui.buttons import GameActionButton, TableButton
 from bot.ui.cards import card_text, cards_text, suit_text
+from bot.ui.components import Buttons
 from bot.ui.custom_ids import game_action_id, table_button_id
 from bot.ui.events import cards_line, event_sentence, team_name
 from bot.ui.names import shown_name
@@ -35,7 +35,7 @@ Style = discord.ButtonStyle
 class MessageParts:
     content: str
     embed: discord.Embed | None
-    view: discord.ui.View | None
+    view: Buttons | discord.ui.View | None  # a View only for the leaderboard's messages
     # The table version a hand message was drawn for (live hands compare it); None otherwise.
     version: int | None = None
     # The table message's attachments (its picture); None leaves attachments alone.
@@ -165,67 +165,51 @@ def lobby_message(table: Table, locale: str | None = None) -> MessageParts:
     )
     embed.set_footer(text=_footer(table, locale))
 
-    view = discord.ui.View(timeout=None)
+    view = Buttons()
     for position in range(4):
         occupant = table.seats[position]
         taken = occupant is not None and not occupant.is_bot
-        view.add_item(
-            TableButton(
-                table_button_id(table.id, "seat", position),
-                label=t("lobby.button.seat", locale, number=position + 1),
-                style=Style.secondary,
-                disabled=taken,
-                row=0,
-            )
+        view.add(
+            table_button_id(table.id, "seat", position),
+            label=t("lobby.button.seat", locale, number=position + 1),
+            style=Style.secondary,
+            disabled=taken,
+            row=0,
         )
     full = table.is_full
-    view.add_item(
-        TableButton(
-            table_button_id(table.id, "join"),
-            label=t("lobby.button.join", locale),
-            style=Style.success,
-            disabled=full,
-            row=1,
-        )
+    view.add(
+        table_button_id(table.id, "join"),
+        label=t("lobby.button.join", locale),
+        style=Style.success,
+        disabled=full,
+        row=1,
     )
-    view.add_item(
-        TableButton(
-            table_button_id(table.id, "leave"), label=t("lobby.button.leave", locale), row=1
-        )
+    view.add(table_button_id(table.id, "leave"), label=t("lobby.button.leave", locale), row=1)
+    view.add(
+        table_button_id(table.id, "start"),
+        label=t("lobby.button.start", locale),
+        style=Style.primary,
+        disabled=not full,
+        row=1,
     )
-    view.add_item(
-        TableButton(
-            table_button_id(table.id, "start"),
-            label=t("lobby.button.start", locale),
-            style=Style.primary,
-            disabled=not full,
-            row=1,
-        )
-    )
-    view.add_item(
-        TableButton(
-            table_button_id(table.id, "cancel"),
-            label=t("lobby.button.cancel", locale),
-            style=Style.danger,
-            row=1,
-        )
+    view.add(
+        table_button_id(table.id, "cancel"),
+        label=t("lobby.button.cancel", locale),
+        style=Style.danger,
+        row=1,
     )
     for level in LEVELS:
-        view.add_item(
-            TableButton(
-                table_button_id(table.id, "bot", level=level),
-                label=t(f"lobby.button.bot.{level}", locale),
-                disabled=full,
-                row=2,
-            )
+        view.add(
+            table_button_id(table.id, "bot", level=level),
+            label=t(f"lobby.button.bot.{level}", locale),
+            disabled=full,
+            row=2,
         )
     for setting, (name, value) in zip(SETTINGS, setting_texts(table, locale), strict=True):
-        view.add_item(
-            TableButton(
-                table_button_id(table.id, "set", setting=setting.name),
-                label=t("settings.button", locale, setting=name, value=value),
-                row=3,
-            )
+        view.add(
+            table_button_id(table.id, "set", setting=setting.name),
+            label=t("settings.button", locale, setting=name, value=value),
+            row=3,
         )
     content = _notice(table, locale) + t(
         "lobby.content", locale, game=game_title(table.game_name, locale)
@@ -464,25 +448,17 @@ def game_message(table: Table, locale: str | None = None) -> MessageParts:
         )
     embed.set_footer(text=_footer(table, locale))
     content = _notice(table, locale) + turn_line(table, view, locale) + deadline_line(table, locale)
-    buttons = discord.ui.View(timeout=None)
-    buttons.add_item(
-        TableButton(
-            table_button_id(table.id, "hand"),
-            label=t("table.button.hand", locale),
-            style=Style.primary,
-        )
+    buttons = Buttons()
+    buttons.add(
+        table_button_id(table.id, "hand"), label=t("table.button.hand", locale), style=Style.primary
     )
     if any(s is not None and s.covered for s in table.seats):
-        buttons.add_item(
-            TableButton(
-                table_button_id(table.id, "back"),
-                label=t("table.button.back", locale),
-                style=Style.success,
-            )
+        buttons.add(
+            table_button_id(table.id, "back"),
+            label=t("table.button.back", locale),
+            style=Style.success,
         )
-    buttons.add_item(
-        TableButton(table_button_id(table.id, "leave"), label=t("table.button.leave", locale))
-    )
+    buttons.add(table_button_id(table.id, "leave"), label=t("table.button.leave", locale))
     return MessageParts(content=content, embed=embed, view=buttons)
 
 
@@ -576,20 +552,14 @@ def result_message(table: Table, locale: str | None = None) -> MessageParts:
         else t("result.ready_none", locale),
         inline=False,
     )
-    buttons = discord.ui.View(timeout=None)
-    buttons.add_item(
-        TableButton(
-            table_button_id(table.id, "again"),
-            label=t("result.button.again", locale),
-            style=Style.success,
-        )
+    buttons = Buttons()
+    buttons.add(
+        table_button_id(table.id, "again"),
+        label=t("result.button.again", locale),
+        style=Style.success,
     )
-    buttons.add_item(
-        TableButton(table_button_id(table.id, "go"), label=t("result.button.start_now", locale))
-    )
-    buttons.add_item(
-        TableButton(table_button_id(table.id, "leave"), label=t("table.button.leave", locale))
-    )
+    buttons.add(table_button_id(table.id, "go"), label=t("result.button.start_now", locale))
+    buttons.add(table_button_id(table.id, "leave"), label=t("table.button.leave", locale))
     content = _notice(table, locale) + t(
         "result.content", locale, team=team_name(winner, locale), players=winners
     )
@@ -772,7 +742,7 @@ def hand_message(
     if note:
         lines.append(f"*{note}*")
 
-    buttons = discord.ui.View(timeout=None)
+    buttons = Buttons()
     card_actions: dict[str, str] = {}
     for action in legal:
         verb, _, rest = action.partition(":")
@@ -785,40 +755,30 @@ def hand_message(
         else:
             style = Style.danger if card_action.startswith("discard") else Style.primary
             disabled = False
-        buttons.add_item(
-            GameActionButton(
-                game_action_id(table.id, version, card_action or f"play:{card}"),
-                label=card_text(card),
-                emoji=emojis.get(card),
-                style=style,
-                disabled=disabled,
-                row=index // 5,
-            )
+        buttons.add(
+            game_action_id(table.id, version, card_action or f"play:{card}"),
+            label=card_text(card),
+            emoji=emojis.get(card),
+            style=style,
+            disabled=disabled,
+            row=index // 5,
         )
     # A card action on a card not in the hand: the euchre dealer leaving the turned card (E10).
     extra = [(card, action) for card, action in card_actions.items() if card not in hand]
     for index, (card, action) in enumerate(extra, start=len(hand)):
-        buttons.add_item(
-            GameActionButton(
-                game_action_id(table.id, version, action),
-                label=t("action.euchre.leave", locale, card=card_text(card)),
-                style=Style.secondary,
-                row=min(index // 5, 1),
-            )
+        buttons.add(
+            game_action_id(table.id, version, action),
+            label=t("action.euchre.leave", locale, card=card_text(card)),
+            style=Style.secondary,
+            row=min(index // 5, 1),
         )
     decisions = [a for a in legal if a.split(":")[0] not in ("play", "discard")]
     for index, action in enumerate(decisions):
-        buttons.add_item(
-            GameActionButton(
-                game_action_id(table.id, version, action),
-                label=_action_label(table, view, action, locale),
-                style=_action_style(action),
-                row=2 + index // 5,
-            )
+        buttons.add(
+            game_action_id(table.id, version, action),
+            label=_action_label(table, view, action, locale),
+            style=_action_style(action),
+            row=2 + index // 5,
         )
-    buttons.add_item(
-        TableButton(
-            table_button_id(table.id, "refresh"), label=t("hand.button.refresh", locale), row=4
-        )
-    )
+    buttons.add(table_button_id(table.id, "refresh"), label=t("hand.button.refresh", locale), row=4)
     return MessageParts(content="\n".join(lines), embed=None, view=buttons, version=version)

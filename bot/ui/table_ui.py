@@ -39,7 +39,7 @@ from bot.tables.errors import (
 from bot.tables.service import CHANGE_RESTORED, Table, TableService
 from bot.tables.settings import BY_NAME
 from bot.texts import t
-from bot.ui import render
+from bot.ui import render, rest
 from bot.ui.answer import locale_of, say
 from bot.ui.buttons import DYNAMIC_ITEMS, detach
 from bot.ui.card_emojis import CardEmojis
@@ -154,6 +154,8 @@ class TableUI:
             try:
                 if ephemeral_thinking:
                     await interaction.response.defer(ephemeral=True, thinking=True)
+                elif interaction.type is discord.InteractionType.component:
+                    await rest.defer_update(interaction)
                 else:
                     await interaction.response.defer()
             except discord.HTTPException:
@@ -168,9 +170,9 @@ class TableUI:
         token after a deferral)."""
         try:
             if interaction.response.is_done():
-                await interaction.edit_original_response(**parts.kwargs())
+                await rest.edit_original(interaction, parts)
             else:
-                await interaction.response.edit_message(**parts.kwargs())
+                await rest.update_clicked(interaction, parts)
         finally:
             detach(parts.view)
 
