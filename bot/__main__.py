@@ -9,6 +9,7 @@ import logging
 import signal
 import sys
 
+from bot import event_loop
 from bot.settings import Settings, SettingsError
 
 log = logging.getLogger("bot")
@@ -87,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.demo:
         from bot.demo import run_demo
 
-        return asyncio.run(run_demo())
+        return event_loop.run(run_demo())
     if args.command == "backup":
         if not args.path:
             print("Say where to write the copy: python -m bot backup PATH", file=sys.stderr)
@@ -95,14 +96,14 @@ def main(argv: list[str] | None = None) -> int:
         from bot.storage import backup_database
 
         try:
-            asyncio.run(backup_database(settings.database_path, args.path))
+            event_loop.run(backup_database(settings.database_path, args.path))
         except FileNotFoundError:
             print(f"There is no database at {settings.database_path} to back up.", file=sys.stderr)
             return 2
         print(f"Backup written to {args.path}")
         return 0
     try:
-        asyncio.run(run_bot(settings, sync_only=args.command == "sync"))
+        event_loop.run(run_bot(settings, sync_only=args.command == "sync"))
     except KeyboardInterrupt:
         pass
     except Exception as error:  # a bad token and the like: one sentence, no traceback

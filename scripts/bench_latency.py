@@ -77,6 +77,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot import event_loop
 from bot.emulator import Emulator, EmulatorUsageError, InteractionFailed, Message, SimulatedUser
 from bot.emulator.state import Channel, Interaction
 from bot.ui.custom_ids import parse_game_action
@@ -102,7 +103,7 @@ STALL = 15.0  # seconds a person called on waits for any change before looking a
 
 def bot_process(conn: Connection, config: dict[str, Any]) -> None:
     """The child: the real bot on the emulator, serving the parent's measurement commands."""
-    asyncio.run(_serve_bot(conn, config))
+    event_loop.run(_serve_bot(conn, config))  # the loop the bot runs on in production
 
 
 class _ErrorCount(logging.Handler):

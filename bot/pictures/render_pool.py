@@ -1,6 +1,6 @@
 """Table pictures drawn in a worker process, not in a thread of the bot's own process.
 
-A picture costs ~8 ms of CPU (draw ~2 ms, palette + PNG ~6 ms), most of it Python holding the
+A picture costs ~4 ms of CPU (draw ~1.5 ms, palette ~1 ms, PNG ~1.5 ms), most of it holding the
 GIL. In a thread, at 200 busy tables, that starved the event loop and the database's thread:
 acknowledgements waited seconds (scripts/bench_latency.py). One worker process draws them
 instead; a table whose picture is slow to come simply sends fewer, newer pictures (edits are
@@ -17,7 +17,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from bot.pictures.scene import Scene
-from bot.pictures.table import table_png
+from bot.pictures.table import prepare, table_png
 from bot.workers import worker_pool
 
 log = logging.getLogger(__name__)
@@ -31,12 +31,13 @@ def _worker_pool() -> ProcessPoolExecutor:
     if _pool is None:
         # Niced: when the machine is saturated, the answers to clicks come first and the
         # pictures later (and fewer).
-        _pool = worker_pool(max_workers=1, niceness=10)
+        _pool = worker_pool(max_workers=1, niceness=19)
     return _pool
 
 
 def _ready() -> bool:
-    return True  # in the worker: it has started and imported the drawing code
+    prepare()  # in the worker: imported the drawing code, and made what every picture uses
+    return True
 
 
 def warm_up() -> None:
