@@ -2,8 +2,8 @@
 
 The bot is one event loop serving every table of its process; at 200 busy tables most of its
 CPU is the loop itself and the sockets of its Discord calls, which uvloop (libuv, in C) does in
-a fraction of asyncio's time. It is a drop-in loop: nothing in the bot depends on which one runs
-(the test suite runs on asyncio's and on uvloop, see tests/conftest.py). Windows has no uvloop.
+a fraction of asyncio's time. It is a drop-in loop: nothing in the bot depends on which one runs.
+The test suite runs on the same loop (tests/conftest.py). Windows has no uvloop.
 """
 
 from __future__ import annotations

@@ -776,6 +776,7 @@ class Window:
     bot_gc: list[tuple[int, float]]
     emulator_gc: list[tuple[int, float]]
     bot_lag: list[float]
+    emulator_lag: list[float]
     db_queue: list[int]
     acts: list[float]
     writes: list[float]
@@ -841,6 +842,13 @@ class Window:
                 f"the bot's event loop is busy ({self.bot_cpu:.0%} CPU): a ready callback waits "
                 f"up to {lag:.0f} ms (p99) for its turn; see the profile for where the CPU goes"
             )
+        emu_lag = percentile(sorted(v * 1000 for v in self.emulator_lag), 0.99)
+        if emu_lag >= P99_TARGET_MS / 2:
+            return (
+                f"the emulator, the measuring instrument, is late ({self.emulator_cpu:.0%} CPU, "
+                f"its loop lag p99 {emu_lag:.0f} ms): a frame waits for it to go out and a "
+                "callback to be stamped, which counts against the bot"
+            )
         return "no single cause stands out (a busy machine? compare the emulator's CPU)"
 
     def diagnosis(self) -> str:
@@ -851,8 +859,11 @@ class Window:
         acts = sorted(v * 1000 for v in self.acts)
         writes = sorted(v * 1000 for v in self.writes)
         queue = self.db_queue or [0]
+        emu_lag = sorted(v * 1000 for v in self.emulator_lag)
         return (
             f"bot loop lag p99 {percentile(lag, 0.99):.1f} ms, max {max(lag, default=0):.1f} ms; "
+            f"emulator loop lag p99 {percentile(emu_lag, 0.99):.1f} ms, "
+            f"max {max(emu_lag, default=0):.1f} ms; "
             f"full GCs: bot {len(bot_gc)} (max {max(bot_gc, default=0):.0f} ms), "
             f"emulator {len(emu_gc)} (max {max(emu_gc, default=0):.0f} ms)\n"
             f"{'':>15}inside the bot: TableService.act p50 {percentile(acts, 0.5):.1f} / p99 "
@@ -894,6 +905,10 @@ async def measure(state: World, seconds: float) -> Window:
     before = await state.bot.status()
     emu_before = own_cpu()
     EMULATOR_GC.take()
+    # The instrument's own stalls: a click's frame waits for the emulator's loop to go out,
+    # and a callback to be stamped, exactly as the bot's callbacks wait for the bot's loop.
+    emu_lag = LoopLag(lambda: 0)
+    emu_lag_task = asyncio.create_task(emu_lag.run())
     began = time.perf_counter()
     first = len(emu.interactions)
     first_request = len(emu.requests)
@@ -901,6 +916,7 @@ async def measure(state: World, seconds: float) -> Window:
         await asyncio.sleep(seconds)
     finally:
         gc.enable()
+        emu_lag_task.cancel()
     ended = time.perf_counter()
     after = await state.bot.status()
     emu_after = own_cpu()
@@ -933,6 +949,7 @@ async def measure(state: World, seconds: float) -> Window:
         bot_gc=after["gc"],
         emulator_gc=emulator_gc,
         bot_lag=after["lag"][0],
+        emulator_lag=emu_lag.take()[0],
         db_queue=after["lag"][1],
         acts=after["act"],
         writes=after["write"],

@@ -35,11 +35,24 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
+from bot import event_loop
 from bot.client import CardTableBot
 from bot.emulator import Channel, Emulator, Guild, SimulatedUser, run_bot, run_client
 from bot.settings import DatabaseTarget, Settings
 from bot.storage.backend import Storage, open_storage
 from tests.pg_server import PgServer, PgUnavailable, start_server
+
+
+@pytest.fixture(scope="session")
+def event_loop_policy() -> asyncio.AbstractEventLoopPolicy:
+    """Every async test runs on the loop the bot runs on in production (bot/event_loop.py)."""
+    return LoopPolicy()
+
+
+class LoopPolicy(asyncio.DefaultEventLoopPolicy):
+    def new_event_loop(self) -> asyncio.AbstractEventLoop:
+        loop: asyncio.AbstractEventLoop = event_loop.loop_factory()
+        return loop
 
 
 @pytest.hookimpl(hookwrapper=True)

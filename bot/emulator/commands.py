@@ -7,7 +7,6 @@ counts against the 200-a-day creation quota of its scope (error 30034).
 
 from __future__ import annotations
 
-import copy
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,6 +14,7 @@ from typing import Any
 from bot.emulator.clock import Clock
 from bot.emulator.errors import MAX_DAILY_COMMAND_CREATES, ApiError, FormErrors, invalid_form
 from bot.emulator.ids import Snowflakes
+from bot.emulator.json_copy import copy_json
 
 # Discord's 32 locales (no pt-PT).
 LOCALES = frozenset(
@@ -267,7 +267,7 @@ class CommandRegistry:
         return self.scopes.setdefault(guild_id, CommandScope(guild_id))
 
     def registered(self, guild_id: int | None) -> list[dict[str, Any]]:
-        return [copy.deepcopy(c) for c in self.scope(guild_id).commands.values()]
+        return [copy_json(c) for c in self.scope(guild_id).commands.values()]
 
     def find(self, guild_id: int | None, name: str) -> dict[str, Any] | None:
         return self.scope(guild_id).commands.get((CHAT_INPUT, name))
@@ -292,7 +292,7 @@ class CommandRegistry:
     def _stored(
         self, guild_id: int | None, data: dict[str, Any], old: dict[str, Any] | None
     ) -> dict[str, Any]:
-        stored = copy.deepcopy(data)
+        stored = copy_json(data)
         stored.setdefault("type", CHAT_INPUT)
         stored.setdefault("description", "")
         stored["id"] = old["id"] if old else str(self._snowflakes.next())
@@ -334,7 +334,7 @@ class CommandRegistry:
         if key not in scope.commands:
             self._take_quota(scope, 1)
         scope.commands[key] = self._stored(guild_id, command, scope.commands.get(key))
-        return copy.deepcopy(scope.commands[key])
+        return copy_json(scope.commands[key])
 
     def edit(
         self, guild_id: int | None, command_id: int, changes: dict[str, Any]
@@ -350,7 +350,7 @@ class CommandRegistry:
                 del scope.commands[key]
                 new_key = (merged.get("type", CHAT_INPUT), merged["name"])
                 scope.commands[new_key] = self._stored(guild_id, merged, command)
-                return copy.deepcopy(scope.commands[new_key])
+                return copy_json(scope.commands[new_key])
         raise ApiError(404, 10063, "Unknown application command", violation=False)
 
     def delete(self, guild_id: int | None, command_id: int) -> None:

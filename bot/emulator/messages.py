@@ -6,7 +6,6 @@ are allowed (EPHEMERAL only through an interaction) and who may see the result.
 
 from __future__ import annotations
 
-import copy
 import re
 from collections import deque
 from dataclasses import dataclass, field
@@ -23,6 +22,7 @@ from bot.emulator.errors import (
     invalid_form,
 )
 from bot.emulator.gateway import DIRECT_MESSAGES, GUILD_MESSAGES
+from bot.emulator.json_copy import copy_json
 from bot.emulator.limits import EPHEMERAL, IS_COMPONENTS_V2, LOADING, SUPPRESS_EMBEDS
 from bot.emulator.payloads import ATTACHMENT_SIZE_LIMIT
 from bot.emulator.state import Account, Channel, Interaction, Message, iter_components
@@ -50,7 +50,7 @@ def record_allowed_mentions(message: Message, body: dict[str, Any]) -> None:
     """Keep what a request that sets text said about mentions (tests assert on it)."""
     if "content" in body or "embeds" in body:
         rule = body.get("allowed_mentions")
-        message.allowed_mentions.append(copy.deepcopy(rule) if rule is not None else None)
+        message.allowed_mentions.append(copy_json(rule) if rule is not None else None)
 
 
 def notified_users(content: str, allowed_mentions: dict[str, Any] | None) -> list[int]:
@@ -163,7 +163,7 @@ class Messages:
         }
         result: list[dict[str, Any]] = []
         if described is None:
-            result = copy.deepcopy(existing)
+            result = copy_json(existing)
             for upload in uploads:
                 result.append(self._stored_attachment(upload, {}, ephemeral))
             return result
@@ -171,7 +171,7 @@ class Messages:
         for entry in described:
             key = entry.get("id")
             if isinstance(key, str) and key in kept:
-                result.append(copy.deepcopy(kept[key]))
+                result.append(copy_json(kept[key]))
             elif key is not None and int(key) in by_index:
                 result.append(self._stored_attachment(by_index[int(key)], entry, ephemeral))
         return result
@@ -215,7 +215,7 @@ class Messages:
 
     @staticmethod
     def _normalise_embeds(embeds: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        result = copy.deepcopy(embeds)
+        result = copy_json(embeds)
         for embed in result:
             embed.setdefault("type", "rich")
             embed.setdefault("content_scan_version", 0)
@@ -265,7 +265,7 @@ class Messages:
         fields: dict[str, Any] = {
             "content": body.get("content") or "",
             "embeds": self._normalise_embeds(body.get("embeds") or []),
-            "components": copy.deepcopy(body.get("components") or []),
+            "components": copy_json(body.get("components") or []),
             "attachments": attachments,
             "sticker_ids": body.get("sticker_ids"),
             "poll": body.get("poll"),
@@ -345,9 +345,7 @@ class Messages:
                 self._normalise_embeds(body["embeds"] or []) if "embeds" in body else message.embeds
             ),
             "components": (
-                copy.deepcopy(body["components"] or [])
-                if "components" in body
-                else message.components
+                copy_json(body["components"] or []) if "components" in body else message.components
             ),
         }
         if new_flags & IS_COMPONENTS_V2 and (merged["content"] or merged["embeds"]):

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import copy
 from typing import TYPE_CHECKING, Any
 
 from bot.emulator import permissions as perms
+from bot.emulator.json_copy import copy_json
 from bot.emulator.state import (
     DM,
     Account,
@@ -94,7 +94,7 @@ def channel(ch: Channel, *, viewer: Account | None = None) -> dict[str, Any]:
         "guild_id": str(ch.guild.id),
         "name": ch.name,
         "position": ch.position,
-        "permission_overwrites": copy.deepcopy(ch.overwrites),
+        "permission_overwrites": copy_json(ch.overwrites),
         "parent_id": None,
         "nsfw": False,
         "topic": ch.topic,
@@ -264,12 +264,12 @@ def message(msg: Message, *, gateway: bool = False) -> dict[str, Any]:
         "mentions": [],
         "mention_roles": [],
         "mention_channels": [],
-        "attachments": copy.deepcopy(msg.attachments),
-        "embeds": copy.deepcopy(msg.embeds),
+        "attachments": copy_json(msg.attachments),
+        "embeds": copy_json(msg.embeds),
         "reactions": [],
         "pinned": False,
         "flags": msg.flags,
-        "components": copy.deepcopy(msg.components),
+        "components": copy_json(msg.components),
         "position": 0,
     }
     if msg.webhook_id is not None:

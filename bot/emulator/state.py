@@ -7,13 +7,13 @@ These objects are live: a `Message` always shows its latest state and keeps ever
 from __future__ import annotations
 
 import asyncio
-import copy
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from bot.emulator import permissions as perms
 from bot.emulator.errors import EmulatorUsageError
+from bot.emulator.json_copy import copy_json
 from bot.emulator.limits import (
     BUTTON,
     EPHEMERAL,
@@ -347,11 +347,11 @@ class Message:
         self.versions.append(
             MessageVersion(
                 self.content,
-                copy.deepcopy(self.embeds),
-                copy.deepcopy(self.components),
+                copy_json(self.embeds),
+                copy_json(self.components),
                 self.flags,
                 self.edited_at or self.created_at,
-                copy.deepcopy(self.attachments),
+                copy_json(self.attachments),
             )
         )
 

@@ -142,25 +142,46 @@ class TableUI:
     ) -> T:
         """Run `work`; if it is not done within the deadline (`ack_deadline` from now, or the
         event loop's time `by` when several steps share one deadline), acknowledge first (a
-        deferred update for a click, or a private "thinking" for a command) and wait for it."""
-        task = asyncio.ensure_future(work)
-        timeout = (
-            self.ack_deadline if by is None else max(0.0, by - asyncio.get_running_loop().time())
-        )
-        # No time budget at all: acknowledge first, whatever the work (which may well finish
-        # in the same turn of the event loop).
-        done = (await asyncio.wait({task}, timeout=timeout))[0] if timeout > 0 else set()
-        if not done and not interaction.response.is_done():
-            try:
-                if ephemeral_thinking:
-                    await interaction.response.defer(ephemeral=True, thinking=True)
-                elif interaction.type is discord.InteractionType.component:
-                    await rest.defer_update(interaction)
-                else:
-                    await interaction.response.defer()
-            except discord.HTTPException:
-                log.warning("could not defer interaction %s", interaction.id, exc_info=True)
-        return await task
+        deferred update for a click, or a private "thinking" for a command) and wait for it.
+
+        The work runs in this task, with a timer for the deadline, rather than in a task of its
+        own: under load every hop between tasks waits a full turn of the event loop, and the
+        answer to a click is what must not wait."""
+        loop = asyncio.get_running_loop()
+        timeout = self.ack_deadline if by is None else max(0.0, by - loop.time())
+        if timeout <= 0:
+            # No time budget at all: acknowledge first, whatever the work (which may well
+            # finish in the same turn of the event loop).
+            await self._acknowledge(interaction, ephemeral_thinking)
+            return await work
+        deferral: asyncio.Task[None] | None = None
+
+        def late() -> None:
+            nonlocal deferral
+            if not interaction.response.is_done():
+                deferral = asyncio.ensure_future(self._acknowledge(interaction, ephemeral_thinking))
+
+        timer = loop.call_later(timeout, late)
+        try:
+            return await work
+        finally:
+            timer.cancel()
+            if deferral is not None:
+                await deferral  # the answer after it goes through the token
+
+    @staticmethod
+    async def _acknowledge(interaction: discord.Interaction[Any], thinking: bool) -> None:
+        if interaction.response.is_done():
+            return
+        try:
+            if thinking:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            elif interaction.type is discord.InteractionType.component:
+                await rest.defer_update(interaction)
+            else:
+                await interaction.response.defer()
+        except discord.HTTPException:
+            log.warning("could not defer interaction %s", interaction.id, exc_info=True)
 
     @staticmethod
     async def update_message(
