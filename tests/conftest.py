@@ -43,16 +43,9 @@ from bot.storage.backend import Storage, open_storage
 from tests.pg_server import PgServer, PgUnavailable, start_server
 
 
-@pytest.fixture(scope="session")
-def event_loop_policy() -> asyncio.AbstractEventLoopPolicy:
+def pytest_asyncio_loop_factories(config: pytest.Config, item: pytest.Item) -> dict[str, Any]:
     """Every async test runs on the loop the bot runs on in production (bot/event_loop.py)."""
-    return LoopPolicy()
-
-
-class LoopPolicy(asyncio.DefaultEventLoopPolicy):
-    def new_event_loop(self) -> asyncio.AbstractEventLoop:
-        loop: asyncio.AbstractEventLoop = event_loop.loop_factory()
-        return loop
+    return {"bot_loop": event_loop.loop_factory}
 
 
 @pytest.hookimpl(hookwrapper=True)
