@@ -8,11 +8,14 @@ and markdown. Pictures draw names as plain text and do not use it.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from discord.utils import escape_markdown, escape_mentions
 
 ZERO_WIDTH_SPACE = "\u200b"
 
 
+@lru_cache(maxsize=1024)  # names repeat in every message of a table: escape each once
 def shown_name(name: str) -> str:
     """`name` as text in a message or embed: no mention, no markup; "?" if it is empty."""
     text = escape_mentions(name).replace("<", "<" + ZERO_WIDTH_SPACE)
