@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops, ImageDraw, ImageFont, features
 
-from bot.pictures import samples, table
+from bot.pictures import cards, samples, table
 from bot.pictures.cards import (
     DEVANAGARI_LAYOUT,
     EMOJI_SIZE,
@@ -273,3 +273,26 @@ def test_devanagari_is_shaped_with_raqm_when_pillow_has_it() -> None:
         draw, (10 + table._length(draw, "क", 20), 20), "ि", 20, fill=(255, 255, 255), anchor="lm"
     )
     assert shaped.tobytes() != apart.tobytes()
+
+
+@pytest.mark.parametrize("game", ["euchre", "truco"])
+def test_the_fixed_palette_keeps_every_colour_a_picture_is_made_of(game: str) -> None:
+    """A picture is mapped to its game's palette, chosen once: the flat colours come out within a
+    few steps of what was drawn, and no drawn picture is further than a faint shade from its
+    full-colour drawing anywhere it has ink (red suits stay red, the backs keep their pattern)."""
+    flat = [table.FELT[game], table.RAIL[game], table.PLATE, table.PLATE_TEXT, table.TURN]
+    flat += [table.WHITE, table.DIM, *table.TEAM_COLOURS, cards.RED, cards.BLACK, cards.FACE]
+    flat += [cards.BACK, cards.BACK_PATTERN]
+    swatch = Image.new("RGB", (len(flat), 1))
+    swatch.putdata(flat)
+    mapped = swatch.quantize(palette=table._palette(game), dither=Image.Dither.NONE)
+    for drawn, shown in zip(flat, mapped.convert("RGB").getdata(), strict=True):
+        assert max(abs(a - b) for a, b in zip(drawn, shown, strict=True)) <= 6, (drawn, shown)
+    for stage, sample in samples.stages(game).items():
+        full = table.draw_table(scene_of(sample))
+        with Image.open(io.BytesIO(table_png(scene_of(sample)))) as png:
+            shown_png = png.convert("RGB")
+        difference = ImageChops.difference(full, shown_png).convert("L")
+        histogram = difference.histogram()
+        far = sum(histogram[40:])  # pixels more than a faint shade off
+        assert far <= WIDTH * HEIGHT // 1000, (stage, far)

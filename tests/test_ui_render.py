@@ -293,3 +293,32 @@ def test_a_covered_seat_is_marked_and_offers_im_back() -> None:
     seats[0] = SeatRecord(USERS[0], "Player1", missed=3, away=True)
     parts = render.table_message(table)
     assert f"🤖 playing for <@{USERS[0]}> until they are back" in "\n".join(texts_of(parts))
+
+
+def test_raw_button_rows_are_placed_as_a_view_places_them() -> None:
+    """bot/ui/components.Buttons writes Discord's JSON itself: the same rows, in the same order,
+    as discord.ui.View with the same buttons (a free row is the first with room), and a full
+    row refuses another button as a View does."""
+    from bot.ui.buttons import TableButton
+    from bot.ui.components import Buttons
+
+    rows = [None, 2, None, None, 1, None, 2, None, 3, None]
+    raw, view = Buttons(), discord.ui.View(timeout=None)
+    emoji = discord.PartialEmoji(name="card_AS", id=123)
+    for index, row in enumerate(rows):
+        custom_id, label = f"tb:1:b{index}", f"B{index}"
+        style = discord.ButtonStyle.primary if index % 2 else discord.ButtonStyle.secondary
+        raw.add(custom_id, label=label, style=style, disabled=index == 3, emoji=emoji, row=row)
+        view.add_item(
+            TableButton(
+                custom_id, label=label, style=style, disabled=index == 3, emoji=emoji, row=row
+            )
+        )
+    assert raw.to_components() == view.to_components()
+    drawn = [c["custom_id"] for r in raw.to_components() for c in r["components"]]
+    assert [b.custom_id for b in raw.children] == drawn and len(drawn) == len(rows)
+    full = Buttons()
+    for index in range(5):
+        full.add(f"tb:1:r{index}", label="x", row=1)
+    with pytest.raises(ValueError):
+        full.add("tb:1:r5", label="x", row=1)

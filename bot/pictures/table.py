@@ -17,6 +17,7 @@ from PIL import Image, ImageDraw, ImageFont
 from PIL.PngImagePlugin import PngInfo
 
 from bot.engine.truco.game import BASE_VALUE
+from bot.pictures import cards
 from bot.pictures.cards import (
     card_back,
     card_face,
@@ -482,13 +483,19 @@ def _swatch(game: str) -> Image.Image:
 
 @lru_cache(maxsize=2)
 def _palette(game: str) -> Image.Image:
-    """The 256 colours of a game's pictures, chosen once from its swatch. Each distinct colour
+    """The 256 colours of a game's pictures, chosen once: every flat colour the drawing uses,
+    exactly, and the rest chosen from its swatch's blends. Each distinct colour of the swatch
     counts once, so the few pixels of a card back's pattern weigh as much as the felt."""
+    flat = [FELT[game], RAIL[game], PLATE, PLATE_TEXT, TURN, WHITE, DIM, *TEAM_COLOURS]
+    flat += [cards.RED, cards.BLACK, cards.FACE, cards.EDGE, cards.BACK, cards.BACK_PATTERN]
     colours = _swatch(game).getcolors(maxcolors=WIDTH * (HEIGHT + 2000))
     assert colours is not None
     distinct = Image.new("RGB", (len(colours), 1))
     distinct.putdata([colour for _, colour in colours if isinstance(colour, tuple)])
-    return distinct.quantize(colors=256, method=Image.Quantize.MEDIANCUT)
+    blends = distinct.quantize(colors=256 - len(flat), method=Image.Quantize.MEDIANCUT)
+    palette = Image.new("P", (1, 1))
+    palette.putpalette([part for colour in flat for part in colour] + (blends.getpalette() or []))
+    return palette
 
 
 def prepare() -> None:
