@@ -28,13 +28,6 @@ if TYPE_CHECKING:
     from bot.ui.render import MessageParts
 
 
-def _message_fields(parts: MessageParts) -> dict[str, Any]:
-    fields: dict[str, Any] = {"content": parts.content, "embed": parts.embed, "view": parts.view}
-    if parts.files is not None:
-        fields["attachments"] = parts.files
-    return fields
-
-
 async def _callback(interaction: discord.Interaction[Any], params: Any) -> None:
     # Without `with_response` Discord answers 204: nothing to download or parse.
     route = Route(
@@ -61,7 +54,7 @@ async def update_clicked(interaction: discord.Interaction[Any], parts: MessagePa
     with interaction_message_response_params(
         type=kind.value,
         previous_allowed_mentions=interaction.client.allowed_mentions,
-        **_message_fields(parts),
+        **parts.kwargs(),
     ) as params:
         await _callback(interaction, params)
     interaction.response._response_type = kind  # is_done() and followups read it
@@ -94,7 +87,7 @@ async def edit_hand(
     )
     http = client.http
     with handle_message_parameters(
-        previous_allowed_mentions=client.allowed_mentions, **_message_fields(parts)
+        previous_allowed_mentions=client.allowed_mentions, **parts.kwargs()
     ) as params:
         await async_context.get().request(
             route,
@@ -111,7 +104,7 @@ async def edit_channel_message(
     client: discord.Client, channel_id: int, message_id: int, parts: MessageParts
 ) -> None:
     with handle_message_parameters(
-        previous_allowed_mentions=client.allowed_mentions, **_message_fields(parts)
+        previous_allowed_mentions=client.allowed_mentions, **parts.kwargs()
     ) as params:
         await client.http.edit_message(channel_id, message_id, params=params)
 

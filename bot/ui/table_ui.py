@@ -152,7 +152,11 @@ class TableUI:
         if timeout <= 0:
             # No time budget at all: acknowledge first, whatever the work (which may well
             # finish in the same turn of the event loop).
-            await self._acknowledge(interaction, ephemeral_thinking)
+            try:
+                await self._acknowledge(interaction, ephemeral_thinking)
+            except BaseException:
+                work.close()  # never started: not left unawaited
+                raise
             return await work
         deferral: asyncio.Task[None] | None = None
 
