@@ -31,7 +31,7 @@ def _worker_pool() -> ProcessPoolExecutor:
     if _pool is None:
         # Niced: when the machine is saturated, the answers to clicks come first and the
         # pictures later (and fewer).
-        _pool = worker_pool(max_workers=1, niceness=19)
+        _pool = worker_pool(max_workers=1, niceness=10)
     return _pool
 
 

@@ -82,6 +82,3 @@ class Buttons:
 
     def is_dispatchable(self) -> bool:
         return False
-
-    def stop(self) -> None:
-        pass
