@@ -1,7 +1,8 @@
 """The project's two commands, for a fresh machine with only Python >= 3.11:
 
     python3 dev.py run     set up (first use) and start the bot   (extra arguments go to the bot)
-    python3 dev.py test    set up (first use) and run every check (extra arguments go to pytest)
+    python3 dev.py test    set up (first use) and run every check (extra arguments go to pytest;
+                           --fast: only the tests that are neither e2e nor slow, under a minute)
     python3 dev.py translations [LANG]   bring bot/texts/locales/*.po (or a new LANG.po) up to
                                          date with the English of bot/texts/en.py
 
@@ -67,6 +68,8 @@ def command_run(extra: list[str]) -> int:
         print(problem, file=sys.stderr)
         return 2
     python = ensure_env("requirements.lock")
+    if "--demo" in extra:  # the demo and its emulator live beside the bot, not in it
+        return subprocess.run([str(python), "-m", "demo"], cwd=ROOT).returncode
     return subprocess.run([str(python), "-m", "bot", *extra], cwd=ROOT).returncode
 
 
@@ -92,6 +95,8 @@ def command_test(extra: list[str]) -> int:
         if run(python, *args) != 0:
             failed.append(name)
     print("== pytest", flush=True)
+    if "--fast" in extra:  # the quick loop while developing: no e2e, no soaks
+        extra = [a for a in extra if a != "--fast"] + ["-m", "not e2e and not slow"]
     code = run(python, "-m", "pytest", *extra)
     if failed:
         print(f"Failed checks: {', '.join(failed)}", flush=True)

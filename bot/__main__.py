@@ -85,10 +85,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     settings = Settings.load()
     configure_logging(settings.log_level)
-    if args.demo:
-        from bot.demo import run_demo
-
-        return event_loop.run(run_demo())
+    if args.demo:  # the demo lives beside the product (demo/), not in it
+        print("The demo runs from a checkout: python3 dev.py run --demo", file=sys.stderr)
+        return 2
     if args.command == "backup":
         if not args.path:
             print("Say where to write the copy: python -m bot backup PATH", file=sys.stderr)

@@ -296,8 +296,8 @@ async def _clicks_while_bots_think(level: str, clicks: int) -> tuple[list[float]
     clicks Show my hand. Returns (acknowledgement latencies, click-to-answer times), seconds."""
     import tempfile
 
-    from bot.emulator import Emulator, run_bot
     from bot.settings import Settings
+    from emulator import Emulator, run_bot
 
     emu = Emulator()
     await emu.start()

@@ -78,9 +78,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot import event_loop
-from bot.emulator import Emulator, EmulatorUsageError, InteractionFailed, Message, SimulatedUser
-from bot.emulator.state import Channel, Interaction
 from bot.ui.custom_ids import parse_game_action
+from emulator import Emulator, EmulatorUsageError, InteractionFailed, Message, SimulatedUser
+from emulator.state import Channel, Interaction
 
 P99_TARGET_MS = 100.0
 MEMORY_TARGET_BYTES = 50 * 1024
@@ -216,7 +216,7 @@ async def _serve_bot(conn: Connection, config: dict[str, Any]) -> None:
     logging.getLogger().addHandler(errors)
     discord.VoiceClient.warn_nacl = False  # no voice in this bot
     discord.VoiceClient.warn_dave = False
-    # What bot.emulator.harness.pointed_at does, from the emulator's published addresses.
+    # What emulator.harness.pointed_at does, from the emulator's published addresses.
     discord.http.Route.BASE = config["api_base"]
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(config["gateway_url"])
     settings = Settings(

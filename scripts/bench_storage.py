@@ -18,7 +18,7 @@ million recorded games.
    month / week, first and a deep page) for the busiest server, `player_stats`, `history` and
    `finished_game`, end to end through the bot's own code, p50/p99.
 
-PostgreSQL runs on a throw-away server this script starts on 127.0.0.1 (tests/pg_server.py,
+PostgreSQL runs on a throw-away server this script starts on 127.0.0.1 (tests/support/postgres.py,
 the pgserver wheel of requirements-dev.lock), with fsync and synchronous_commit on.
 Figures only; nothing here asserts on time.
 """
@@ -621,7 +621,7 @@ async def new_pg_database(server: Any, name: str) -> str:
 
 async def bench_postgres(args: argparse.Namespace, work: Path) -> None:
     from bot.storage.postgres import PgDatabase, PgTableStore
-    from tests.pg_server import start_server
+    from tests.support.postgres import start_server
 
     server = start_server(work, durable=True)
     try:

@@ -1,6 +1,6 @@
 """The long crash test: the bot as a separate process, SIGKILLed many times at random points of
 many games, restarted, and the games finished by clicking the same old buttons. Every check of
-tests/test_crash_restart.py runs (it is the same `CrashScenario`); prints how many kills were
+tests/e2e/test_crash_restart.py runs (it is the same `CrashScenario`); prints how many kills were
 survived.
 
     .venv/bin/python scripts/soak_crash.py [--rounds 3] [--seed 1] [--kills-per-kind 6]
@@ -22,8 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.emulator import Emulator
-from tests.test_crash_restart import (
+from emulator import Emulator
+from tests.support.crash import (
     BIDDING,
     IN_FLIGHT,
     LAST_CARD,

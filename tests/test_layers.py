@@ -100,6 +100,39 @@ def test_nothing_imports_cogs() -> None:
     assert bad == []
 
 
+def test_the_product_never_imports_the_emulator_or_the_demo() -> None:
+    # They live beside the product (emulator/, demo/) and are not in its Docker image.
+    bad = [
+        f"{where(path, line)} imports {module}"
+        for path in python_files("bot", "cogs")
+        for module, line in imports(path)
+        if module.split(".")[0] in ("emulator", "demo", "tests")
+    ]
+    assert bad == []
+
+
+def test_no_test_module_is_imported_as_a_library() -> None:
+    # Shared helpers live in tests/support; a test module is only ever run, never imported.
+    bad = [
+        f"{where(path, line)} imports {module}"
+        for path in python_files("tests", "scripts", "emulator", "demo")
+        for module, line in imports(path)
+        if module.split(".")[-1].startswith("test_") or module == "tests.conftest"
+    ]
+    assert bad == []
+
+
+def test_the_docker_image_carries_only_the_product() -> None:
+    copied = [
+        line.split()[1]
+        for line in (ROOT / "Dockerfile").read_text().splitlines()
+        if line.startswith("COPY ")
+    ]
+    assert sorted(c for c in copied if not c.endswith(".lock")) == ["bot", "cogs"]
+    ignored = (ROOT / ".dockerignore").read_text().split()
+    assert {"emulator", "demo", "tests", "scripts"} <= set(ignored)
+
+
 def test_the_layer_checks_would_catch_a_violation() -> None:
     # The checks above must be able to fail: parse offending code as if it were in the engine.
     source = "import json\nimport discord\nfrom . import common\nfrom ..tables import service\n"

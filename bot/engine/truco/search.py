@@ -119,7 +119,7 @@ def play_out(
     choice (nobody raises): `hands` the cards left by seat (changed), `trick` the round in play,
     `results` the rounds finished (winning pair, None for a tie), `turn` the seat to play, which
     plays `first` if given. Rounds are settled as the engine settles them (T6-T8 with the
-    engine's `decide_hand`; tests/test_ai_search.py checks that the two agree)."""
+    engine's `decide_hand`; tests/engine/test_ai_search.py checks that the two agree)."""
     return _play_out(hands, trick, results, turn, dealer, first)[0]
 
 

@@ -1,0 +1,402 @@
+"""The end-to-end play driver: simulated people at a table, clicking the buttons they see.
+
+No tests here; the test_e2e_play_* modules use it. The real bot runs unmodified against the
+emulator. A test oracle (the bot's table service) only says WHO should act next; what a player
+does is a click on a button of a message they can see (their hand, the table message), and
+every check reads what the emulator recorded that people saw.
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import random
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from PIL import Image
+
+from bot.client import CardTableBot
+from bot.pictures.scene import scene_of
+from bot.pictures.table import table_png
+from bot.storage import ResultsRepository
+from bot.tables.games import forget_old_events
+from bot.tables.records import TableRecord
+from bot.tables.service import Table, TableService
+from bot.texts import n, t
+from bot.ui import render, table_picture
+from bot.ui.cards import card_text, cards_in_text
+from bot.ui.custom_ids import parse_game_action
+from emulator import Channel, Emulator, Message, SimulatedUser
+from emulator.state import MessageVersion
+from tests.support.world import open_table
+
+FOOTER_VERSION = re.compile(r"move (\d+)")
+# The turn timer's line under the turn line: the snapshots below do not replay deadlines.
+DEADLINE_LINE = re.compile(r"\n⏳ [^\n]*$")
+HAND_BUTTON = "Show my hand"
+
+
+def scale_rate_limits(
+    emu: Emulator, bot: CardTableBot, *, limit: int = 5, per: float = 5.0
+) -> None:
+    """Enforce Discord's per-channel buckets in the emulator, and give the bot the same window
+    (tests shorten the window to stay fast; the pacing logic is the same)."""
+    emu.set_rate_limits(True, limit=limit, per=per)
+    assert bot.table_ui is not None
+    bot.table_ui.public.max_edits = limit
+    bot.table_ui.public.per_seconds = per
+
+
+def message_texts(version: MessageVersion) -> list[str]:
+    """Everything a reader of one version of a message can see, custom ids included."""
+    out = [version.content]
+    out += [repr(e) for e in version.embeds]
+    for row in version.components:
+        for component in row.get("components") or []:
+            out.append(str(component.get("label")))
+            out.append(str(component.get("custom_id")))
+    return out
+
+
+def game_custom_ids(version: MessageVersion) -> list[str]:
+    return [
+        str(c.get("custom_id"))
+        for row in version.components
+        for c in row.get("components") or []
+        if str(c.get("custom_id", "")).startswith("t:")
+    ]
+
+
+@dataclass
+class GameStates:
+    """The engine's state after each action of one game, replayed independently of the bot."""
+
+    table: Table
+    start_version: int
+    games: dict[int, Any] = field(default_factory=dict)  # version -> game snapshot
+    hands: dict[int, list[set[str]]] = field(default_factory=dict)
+    revealed: dict[int, set[str]] = field(default_factory=dict)
+
+    @classmethod
+    def replay(cls, table: Table) -> GameStates:
+        record = table.record
+        states = cls(table, table.start_version)
+        game = table.rules.new_game(record.options, record.seed)
+        assert game.first_dealer == record.first_dealer
+        revealed: set[str] = set()
+        version = states.start_version
+        states._snapshot(version, game, revealed)
+        for seat, action in record.actions:
+            game.apply(seat, action)
+            version += 1
+            states._snapshot(version, game, revealed)
+        forget_old_events(game)  # the table keeps only the last two hands' events
+        assert game == table.game  # the bot's game is exactly the replay of its log
+        return states
+
+    def _snapshot(self, version: int, game: Any, revealed: set[str]) -> None:
+        for _, action in game.actions[len(game.actions) - 1 :]:
+            if action.startswith("play:"):
+                revealed.add(action.split(":")[1])
+        for event in game.events:
+            if event.kind == "hand_dealt" and "turned_card" in event.data:
+                revealed.add(event.data["turned_card"])
+            if event.kind == "seating_drawn":
+                revealed.update(d["card"] for r in event.data["rounds"] for d in r)
+        snapshot = copy.deepcopy(game)
+        forget_old_events(snapshot)  # as the bot's table holds it after that move
+        self.games[version] = snapshot
+        self.hands[version] = [set(game.view(s)["hand"]) for s in range(4)]
+        self.revealed[version] = set(revealed)
+
+    def hidden(self, version: int, seat: int | None) -> set[str]:
+        """Cards no reader at `seat` (None: everyone) may see at `version`."""
+        game = self.games[version]
+        visible = set(self.revealed[version])
+        if seat is not None:
+            view = game.view(seat)
+            visible |= set(view["hand"]) | set(view.get("partner_hand") or ())
+            if view.get("discard"):
+                visible.add(view["discard"])
+        return set().union(*self.hands[version]) - visible
+
+    def snapshot_table(self, version: int) -> Table:
+        """The table as it was at `version` (for rendering what the message should show)."""
+        record = self.table.record
+        game = self.games[version]
+        snap_record = TableRecord(
+            id=record.id,
+            guild_id=record.guild_id,
+            channel_id=record.channel_id,
+            host_id=record.host_id,
+            game=record.game,
+            options=record.options,
+            status="finished" if game.is_over else "playing",
+            version=version,
+            seats=list(record.seats),
+            message_id=record.message_id,
+            seed=record.seed,
+            first_dealer=record.first_dealer,
+            actions=list(game.actions),
+            started_at=record.started_at,
+            settings=dict(record.settings),
+        )
+        return Table(
+            record=snap_record,
+            rules=self.table.rules,
+            game=game,
+            seat_of_position=list(self.table.seat_of_position),
+            result=self.table.result if game.is_over else None,
+        )
+
+
+class TableDriver:
+    def __init__(
+        self, emu: Emulator, bot: CardTableBot, channel: Channel, people: list[SimulatedUser]
+    ) -> None:
+        self.emu = emu
+        self.bot = bot
+        self.channel = channel
+        self.people = {p.id: p for p in people}
+        # the table message speaks the server's language
+        self.locale = channel.guild.locale if channel.guild is not None else None
+        self.hands: dict[int, Message] = {}  # user id -> their latest hand message
+        self.clicks = 0
+
+    @property
+    def service(self) -> TableService:
+        assert self.bot.table_service is not None
+        return self.bot.table_service
+
+    @property
+    def table(self) -> Table:
+        table = self.service.in_channel(self.channel.id)
+        assert table is not None
+        return table
+
+    @property
+    def message(self) -> Message:
+        message_id = self.table.message_id
+        assert message_id is not None
+        return self.emu.messages[message_id]
+
+    def person_at(self, seat: int) -> SimulatedUser:
+        user_id = self.table.player_at(seat).user_id
+        assert user_id is not None
+        return self.people[user_id]
+
+    # --- the lobby ----------------------------------------------------------------------------
+
+    async def open(self, host: SimulatedUser, command: str, **options: Any) -> Message:
+        lobby = await open_table(host, self.channel, command, **options)
+        assert not lobby.ephemeral and lobby.button(self.label("lobby.button.join"))
+        return lobby
+
+    def label(self, key: str) -> str:
+        return t(key, self.locale)
+
+    async def sit(
+        self,
+        lobby: Message,
+        joiners: list[SimulatedUser],
+        bots: int,
+        host: SimulatedUser,
+        level: str = "easy",
+    ) -> None:
+        for person in joiners:
+            await person.click(lobby, self.label("lobby.button.join"))
+        for _ in range(bots):
+            await host.click(lobby, self.label(f"lobby.button.bot.{level}"))
+        start = self.label("lobby.button.start")
+        await lobby.wait_until(lambda m: not m.button(start).disabled, timeout=15)
+
+    async def start(self, lobby: Message, host: SimulatedUser) -> Message:
+        await host.click(lobby, self.label("lobby.button.start"))
+        table_id = self.table.id
+        return await lobby.wait_until(
+            lambda m: any(b.custom_id == f"tb:{table_id}:hand" for b in m.buttons), timeout=15
+        )
+
+    # --- play -----------------------------------------------------------------------------------
+
+    async def hand_of(self, person: SimulatedUser, rng: random.Random) -> Message:
+        """The person's current hand: Refresh on the hand message they have, or a new one from
+        "Show my hand" on the table message."""
+        old = self.hands.get(person.id)
+        self.clicks += 1
+        if old is not None and rng.random() < 0.5:
+            hand = await self.click_and_see_update(person, old, f"tb:{self.table.id}:refresh")
+        else:
+            hand = await person.click(self.message, f"tb:{self.table.id}:hand")
+            assert hand.ephemeral and hand.ephemeral_for is person
+        self.hands[person.id] = hand
+        return hand
+
+    @staticmethod
+    async def click_and_see_update(person: SimulatedUser, message: Message, target: str) -> Message:
+        """Click a button of `message` and wait until the message shows the answer: at once
+        for an update (type 7), or when the edit that follows a deferred update (type 6)
+        arrives."""
+        seen = len(message.versions)
+        shown = await person.click(message, target)
+        assert shown is message  # updated in place
+        return await message.wait_until(lambda m: len(m.versions) > seen)
+
+    async def step(self, rng: random.Random) -> bool:
+        """One human action, chosen at random among the buttons the player sees. False once
+        the game is over."""
+        service, table = self.service, self.table
+        await service.wait_for_bots(table.id)
+        game = table.game
+        assert game is not None
+        if game.is_over:
+            return False
+        humans = [s for s in game.to_act if not table.is_bot_seat(s)]
+        assert humans, (
+            f"a bot seat should be acting: to_act={game.to_act} phase={game.phase}"
+            f" task={table.bot_task}"
+        )
+        seat = rng.choice(humans)
+        person = self.person_at(seat)
+        hand = await self.hand_of(person, rng)
+        enabled = [
+            b
+            for b in hand.buttons
+            if b.custom_id and b.custom_id.startswith("t:") and not b.disabled
+        ]
+        actions = {parse_game_action(b.custom_id).action for b in enabled}  # type: ignore[union-attr]
+        assert actions == set(game.legal_actions(seat)), "the buttons are the legal actions"
+        button = rng.choice(enabled)
+        parsed = parse_game_action(button.custom_id or "")
+        assert parsed is not None
+        before = table.version
+        start = table.start_version
+        self.clicks += 1
+        await self.click_and_see_update(person, hand, button.custom_id or "")
+        assert table.version > before
+        assert table.record.actions[before - start] == (seat, parsed.action)
+        return True
+
+    async def play_to_end(self, rng: random.Random, max_steps: int = 2000) -> None:
+        for _ in range(max_steps):
+            if not await self.step(rng):
+                break
+        else:
+            raise AssertionError("the game did not end")
+        await self.settle()
+
+    async def settle(self) -> None:
+        """Until the bots are done and the table message shows the current state."""
+        assert self.bot.table_ui is not None
+        await self.service.wait_for_bots(self.table.id)
+        await self.bot.table_ui.public.idle()
+        table = self.table
+        footer = t("table.footer", self.locale, table=table.id, version=table.version)
+        await self.message.wait_until(lambda m: footer in m.text, timeout=15)
+
+    # --- checks ---------------------------------------------------------------------------------
+
+    def check_public_history(self, states: GameStates, message: Message) -> int:
+        """Every version of the table message during this game shows exactly the engine's state
+        at the version in its footer, and no hidden card. Returns how many were checked."""
+        checked = 0
+        footer_text = t("table.footer", self.locale, table=self.table.id, version="VERSION")
+        footer = re.compile(re.escape(footer_text).replace("VERSION", r"(\d+)"))
+        for shown in message.versions:
+            text = "\n".join(message_texts(shown))
+            match = footer.search(text)
+            if match is None or int(match.group(1)) not in states.games:
+                continue
+            version = int(match.group(1))
+            expected = render.table_message(states.snapshot_table(version), self.locale)
+            assert expected.embed is not None and shown.embeds
+            # After a restart the message also says so, until the next move.
+            content = shown.content.removeprefix(t("table.notice.restored", self.locale) + "\n")
+            content = DEADLINE_LINE.sub("", content)
+            assert content == expected.content
+            want = expected.embed.to_dict()
+            got = shown.embeds[0]
+            for key in ("title", "description", "fields"):
+                assert got.get(key) == want.get(key), f"{key} differs at move {version}"
+            assert (got.get("footer") or {}).get("text") == want["footer"]["text"]
+            # Independent of the renderer: the engine's public facts are on the message.
+            view = states.games[version].view(None)
+            for seat in view["to_act"]:
+                player = self.table.player_at(seat)
+                if not player.is_bot:
+                    assert f"<@{player.user_id}>" in shown.content
+            for entry in [] if view["is_over"] else view["trick"]:
+                assert card_text(entry["card"]) in text
+            for team, field_ in enumerate(got["fields"][:2]):
+                assert field_["name"].endswith(
+                    "— " + n("plural.points", self.locale, view["scores"][team])
+                )
+            leaked = cards_in_text(text) & states.hidden(version, None)
+            assert not leaked, f"the table message showed hidden cards {leaked} at move {version}"
+            self.check_picture(shown, states.snapshot_table(version))
+            checked += 1
+        return checked
+
+    def check_picture(self, shown: MessageVersion, table: Table) -> None:
+        """The message carries the picture of the very state its text shows: the PNG's text
+        chunks name this table and version, and its bytes are what the renderer draws for the
+        engine's state at that version (replayed independently of the bot)."""
+        pictures = [a for a in shown.attachments if a["filename"] == table_picture.FILENAME]
+        if not table_picture.wants_picture(table):
+            assert not pictures and "image" not in shown.embeds[0]
+            return
+        assert len(pictures) == 1, f"move {table.version}: {len(pictures)} pictures"
+        data = self.emu.message_service.files[int(pictures[0]["id"])].data
+        assert shown.embeds[0]["image"]["url"] == pictures[0]["url"]
+        with Image.open(io.BytesIO(data)) as image:
+            chunks = dict(image.text)  # type: ignore[attr-defined]
+        assert chunks == {"table": str(table.id), "version": str(table.version)}
+        assert data == table_png(scene_of(table, self.locale)), (
+            f"picture of move {table.version} differs"
+        )
+
+    def check_private_messages(self, states: GameStates) -> int:
+        """Every version of every hand message shows only what its reader's seat may see."""
+        checked = 0
+        table = self.table
+        for person in self.people.values():
+            seat = table.seat_of(person.id)
+            for message in person.own_ephemerals:
+                for shown in message.versions:
+                    ids = game_custom_ids(shown)
+                    cards = set().union(*(cards_in_text(t) for t in message_texts(shown)))
+                    if not ids:
+                        assert not cards or seat is not None
+                        continue
+                    parsed = parse_game_action(ids[0])
+                    assert parsed is not None
+                    if parsed.version not in states.games:
+                        continue  # an earlier game at this table
+                    assert seat is not None
+                    leaked = cards & states.hidden(parsed.version, seat)
+                    assert not leaked, f"{person.name} saw {leaked} at move {parsed.version}"
+                    checked += 1
+        return checked
+
+    async def check_result_recorded(self) -> None:
+        table = self.table
+        game = table.game
+        assert game is not None and game.is_over and table.status == "finished"
+        assert self.bot.db is not None
+        history = await ResultsRepository(self.bot.db).history(table.guild_id, table.game_name)
+        assert history, "the finished game was recorded"
+        latest = history[0]
+        assert latest.scores == tuple(game.scores) and latest.winner_team == game.winner
+        winners = " & ".join(
+            render.seat_name(table, s, None) for s in range(4) if s % 2 == game.winner
+        )
+        assert winners in self.message.content and "Play again" in [
+            b.label for b in self.message.buttons
+        ]
+
+    def assert_no_failures(self) -> None:
+        for person in self.people.values():
+            assert not person.failures, f"{person.name} saw 'This interaction failed'"
+        assert not self.emu.violations, self.emu.violations
