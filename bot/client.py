@@ -6,7 +6,7 @@ import gc
 import logging
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -27,6 +27,8 @@ if TYPE_CHECKING:
     from bot.storage.postgres import PgDatabase
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 # Loaded in this order at start-up; nothing imports cogs.
 EXTENSIONS: tuple[str, ...] = (
@@ -79,27 +81,45 @@ class CardTableBot(commands.Bot):
         self.clock = clock
         self.extension_names = extensions
         self.db: Database | PgDatabase | None = None  # PgDatabase with DATABASE_URL=postgresql
-        self.results: ResultsRepository | None = None
-        self.table_service: TableService | None = None
-        self.table_ui: TableUI | None = None
+        # The collaborators setup_hook builds; read through the typed properties below.
+        self._results: ResultsRepository | None = None
+        self._table_service: TableService | None = None
+        self._table_ui: TableUI | None = None
         self.tree.error(self.on_app_command_error)
+
+    @property
+    def started(self) -> bool:
+        """Whether setup_hook has built the collaborators (the properties below)."""
+        return self._table_ui is not None
+
+    @property
+    def results(self) -> ResultsRepository:
+        return _built(self._results, "results")
+
+    @property
+    def table_service(self) -> TableService:
+        return _built(self._table_service, "table_service")
+
+    @property
+    def table_ui(self) -> TableUI:
+        return _built(self._table_ui, "table_ui")
 
     async def setup_hook(self) -> None:
         storage = await open_storage(self.settings.database)
         log.info("storage: %s", self.settings.database.describe())
         self.db = storage.db
-        self.results = storage.results
-        self.table_service = TableService(
+        self._results = storage.results
+        self._table_service = service = TableService(
             storage.tables,
             bot_move_delay=self.settings.bot_move_delay,
             clock=self.clock,
             shards=self.settings.shards,  # restore and own only the tables of our guilds
         )
-        self.table_ui = TableUI(self, self.table_service)
+        self._table_ui = table_ui = TableUI(self, service)
         render_pool.warm_up()  # the pictures' worker starts with the bot, not at the first table
         # One process uploads the card emojis (the one of shard 0); the others wait for them.
         shards = self.settings.shards
-        self.table_ui.card_emojis.start(
+        table_ui.card_emojis.start(
             self, upload=shards is None or any(shard == 0 for shard, _ in shards)
         )
         # Templates, not per-message views: buttons of every table (old ones too) keep working.
@@ -114,15 +134,15 @@ class CardTableBot(commands.Bot):
             log.info("synced %d commands to dev guild %s", len(synced), guild.id)
         # Tables in play (and lobbies) come back; their messages show the state again and the
         # bot seats resume.
-        await self.table_service.restore()
+        await service.restore()
         calm_garbage_collector()
         log.info("ready to start: %d extensions loaded", len(self.extension_names))
 
     async def close(self) -> None:
-        if self.table_service is not None:
-            await self.table_service.close()
-        if self.table_ui is not None:
-            await self.table_ui.close()
+        if self._table_service is not None:
+            await self._table_service.close()
+        if self._table_ui is not None:
+            await self._table_ui.close()
         await super().close()
         if self.db is not None:
             await self.db.close()
@@ -177,6 +197,12 @@ class CardTableBot(commands.Bot):
 class ShardedCardTableBot(CardTableBot, commands.AutoShardedBot):
     """The bot running several shards in one process (SHARD_IDS with more than one id, or
     SHARD_COUNT alone: all of them)."""
+
+
+def _built(part: T | None, name: str) -> T:
+    if part is None:
+        raise RuntimeError(f"bot.{name} is built by setup_hook: the bot has not started")
+    return part
 
 
 def make_bot(settings: Settings, **options: Any) -> CardTableBot:

@@ -9,12 +9,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.client import CardTableBot
 from bot.texts import t
 from bot.ui.translator import command_text
 
 
 class Admin(commands.Cog):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: CardTableBot) -> None:
         self.bot = bot
 
     @app_commands.command(name="sync", description=command_text("cmd.sync"))
@@ -40,5 +41,5 @@ class Admin(commands.Cog):
         )
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: CardTableBot) -> None:
     await bot.add_cog(Admin(bot))

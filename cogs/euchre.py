@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
+from bot.client import CardTableBot
 from bot.ui.table_ui import chosen_settings, setting_choices
 from bot.ui.translator import command_text
 
@@ -20,7 +21,7 @@ def _choices(option: str, values: tuple[Any, ...]) -> list[Choice[Any]]:
 
 
 class Euchre(commands.GroupCog, group_name="euchre", group_description=command_text("cmd.euchre")):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: CardTableBot) -> None:
         self.bot = bot
         super().__init__()
 
@@ -78,8 +79,8 @@ class Euchre(commands.GroupCog, group_name="euchre", group_description=command_t
         if joker is not None:
             options["joker"] = joker
         settings = chosen_settings(turn_timer, pings, pictures)
-        await self.bot.table_ui.create_table(interaction, "euchre", options, settings)  # type: ignore[attr-defined]
+        await self.bot.table_ui.create_table(interaction, "euchre", options, settings)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: CardTableBot) -> None:
     await bot.add_cog(Euchre(bot))

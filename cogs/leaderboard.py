@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
+from bot.client import CardTableBot
 from bot.tables.games import GAME_NAMES
 from bot.ui import leaderboard as ui
 from bot.ui.translator import command_text
@@ -23,7 +24,7 @@ PERIODS = [
 
 
 class Leaderboard(commands.Cog):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: CardTableBot) -> None:
         self.bot = bot
 
     async def cog_load(self) -> None:
@@ -65,5 +66,5 @@ class Leaderboard(commands.Cog):
         await ui.show_history(interaction, game.value if game else None)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: CardTableBot) -> None:
     await bot.add_cog(Leaderboard(bot))

@@ -7,33 +7,34 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.client import CardTableBot
 from bot.ui.translator import command_text
 
 
 class TableCommands(
     commands.GroupCog, group_name="table", group_description=command_text("cmd.table")
 ):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: CardTableBot) -> None:
         self.bot = bot
         super().__init__()
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        await self.bot.table_ui.on_interaction(interaction)  # type: ignore[attr-defined]
+        await self.bot.table_ui.on_interaction(interaction)
 
     @app_commands.command(name="end", description=command_text("cmd.table.end"))
     async def end(self, interaction: discord.Interaction) -> None:
-        await self.bot.table_ui.end_table(interaction)  # type: ignore[attr-defined]
+        await self.bot.table_ui.end_table(interaction)
 
     @app_commands.command(name="show", description=command_text("cmd.table.show"))
     async def show(self, interaction: discord.Interaction) -> None:
-        await self.bot.table_ui.show_table(interaction)  # type: ignore[attr-defined]
+        await self.bot.table_ui.show_table(interaction)
 
     @app_commands.command(name="seat", description=command_text("cmd.table.seat"))
     @app_commands.describe(player=command_text("cmd.table.seat.player"))
     async def seat(self, interaction: discord.Interaction, player: discord.User) -> None:
-        await self.bot.table_ui.seat_player(interaction, player)  # type: ignore[attr-defined]
+        await self.bot.table_ui.seat_player(interaction, player)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: CardTableBot) -> None:
     await bot.add_cog(TableCommands(bot))

@@ -9,12 +9,13 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
+from bot.client import CardTableBot
 from bot.ui.table_ui import chosen_settings, setting_choices
 from bot.ui.translator import command_text
 
 
 class Truco(commands.GroupCog, group_name="truco", group_description=command_text("cmd.truco")):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: CardTableBot) -> None:
         self.bot = bot
         super().__init__()
 
@@ -41,8 +42,8 @@ class Truco(commands.GroupCog, group_name="truco", group_description=command_tex
         if target is not None:
             options["target"] = target.value
         settings = chosen_settings(turn_timer, pings, pictures)
-        await self.bot.table_ui.create_table(interaction, "truco", options, settings)  # type: ignore[attr-defined]
+        await self.bot.table_ui.create_table(interaction, "truco", options, settings)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: CardTableBot) -> None:
     await bot.add_cog(Truco(bot))

@@ -115,7 +115,7 @@ async def run_bot(
     )
 
     def clock_moved() -> None:
-        if bot.table_service is not None and not bot.is_closed():
+        if bot.started and not bot.is_closed():
             bot.table_service.time_moved()
 
     emu.clock.on_advance(clock_moved)

@@ -18,7 +18,9 @@ from typing import Any, Self
 import discord
 
 from bot.texts import t
+from bot.ui import discord_internals
 from bot.ui.answer import locale_of, say
+from bot.ui.bot_of import bot_of
 from bot.ui.custom_ids import GAME_ACTION_TEMPLATE, TABLE_BUTTON_TEMPLATE
 
 log = logging.getLogger(__name__)
@@ -82,14 +84,14 @@ class GameActionButton(KeyButton, template=GAME_ACTION_TEMPLATE):
     """A game action on a player's hand message: `t:{table}:{version}:{action}`."""
 
     async def handle(self, interaction: discord.Interaction[Any], custom_id: str) -> None:
-        await interaction.client.table_ui.on_game_action(interaction, custom_id)
+        await bot_of(interaction).table_ui.on_game_action(interaction, custom_id)
 
 
 class TableButton(KeyButton, template=TABLE_BUTTON_TEMPLATE):
     """A table button: `tb:{table}:{verb}` or `tb:{table}:seat:{position}`."""
 
     async def handle(self, interaction: discord.Interaction[Any], custom_id: str) -> None:
-        await interaction.client.table_ui.on_table_button(interaction, custom_id)
+        await bot_of(interaction).table_ui.on_table_button(interaction, custom_id)
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (GameActionButton, TableButton)
@@ -102,5 +104,5 @@ def detach(view: object) -> None:
     of the view's cache key, which for a fully dynamic view with a message id holds nothing (no
     template is unregistered); without a message id we leave the view alone. Anything else
     (the raw `Buttons` of bot/ui/components.py, None) was never kept by discord.py."""
-    if isinstance(view, discord.ui.View) and getattr(view, "_cache_key", None) is not None:
+    if discord_internals.is_stored_view(view):
         view.stop()

@@ -13,15 +13,13 @@ from typing import Any
 
 import discord
 
+from bot.ui.discord_internals import RawView
+
 ROWS = 5
 PER_ROW = 5
 
 
-class Buttons:
-    # discord.py checks this marker before it sends a "view".
-    __discord_ui_view__ = True
-    timeout: float | None = None  # read (and maybe set) by discord.py for ephemeral sends
-
+class Buttons(RawView):
     def __init__(self) -> None:
         self._rows: list[list[dict[str, Any]]] = [[] for _ in range(ROWS)]
 
@@ -72,13 +70,3 @@ class Buttons:
                     )
                 )
         return out
-
-    # What discord.py asks of a sent view: nothing here waits for clicks or needs storing.
-    def has_components_v2(self) -> bool:
-        return False
-
-    def is_finished(self) -> bool:
-        return True
-
-    def is_dispatchable(self) -> bool:
-        return False

@@ -41,6 +41,7 @@ from bot.tables.games import GAME_NAMES
 from bot.tables.results import STATS
 from bot.texts import n, t
 from bot.ui.answer import locale_of, say, server_locale_of
+from bot.ui.bot_of import bot_of
 from bot.ui.buttons import KeyButton, detach
 from bot.ui.events import team_name
 from bot.ui.game_log import UnreadableGame, log_pages, timestamp
@@ -483,13 +484,6 @@ async def respond(
         detach(answer.view)
 
 
-def results_of(interaction: discord.Interaction[Any]) -> ResultsRepository:
-    results = getattr(interaction.client, "results", None)
-    if not isinstance(results, ResultsRepository):
-        raise RuntimeError("the bot has no ResultsRepository (bot.results)")
-    return results
-
-
 def server_name(interaction: discord.Interaction[Any]) -> str:
     guild = interaction.guild
     return guild.name if guild is not None and guild.name else t("board.this_server")
@@ -515,7 +509,7 @@ async def show_leaderboard(
     locale = server_locale_of(interaction)
 
     async def work() -> Answer:
-        board = await load_board(results_of(interaction), guild_id, game, period, 0)
+        board = await load_board(bot_of(interaction).results, guild_id, game, period, 0)
         return board_message(board, locale)
 
     await respond(interaction, work())
@@ -537,7 +531,7 @@ async def show_stats(
         return
 
     async def work() -> Answer:
-        stats = await results_of(interaction).player_stats(
+        stats = await bot_of(interaction).results.player_stats(
             guild_id, target.id, game, min_games=MIN_GAMES
         )
         name = getattr(target, "display_name", None) or target.name
@@ -554,7 +548,7 @@ async def show_history(interaction: discord.Interaction[Any], game: str | None =
     locale = locale_of(interaction)
 
     async def work() -> Answer:
-        entries, page, more = await load_history(results_of(interaction), guild_id, game, 0)
+        entries, page, more = await load_history(bot_of(interaction).results, guild_id, game, 0)
         return history_message(entries, game, page, more, server_name(interaction), locale)
 
     await respond(interaction, work(), private=True)
@@ -576,7 +570,7 @@ async def on_board_click(interaction: discord.Interaction[Any], custom_id: str) 
 
     async def work() -> Answer:
         board = await load_board(
-            results_of(interaction), guild_id, parsed.game, parsed.period, parsed.page
+            bot_of(interaction).results, guild_id, parsed.game, parsed.period, parsed.page
         )
         return board_message(board, locale)
 
@@ -596,7 +590,7 @@ async def on_history_click(interaction: discord.Interaction[Any], custom_id: str
 
     async def work() -> Answer:
         entries, page, more = await load_history(
-            results_of(interaction), guild_id, parsed.game, parsed.page
+            bot_of(interaction).results, guild_id, parsed.game, parsed.page
         )
         return history_message(entries, parsed.game, page, more, server_name(interaction), locale)
 
@@ -616,7 +610,7 @@ async def on_log_click(interaction: discord.Interaction[Any], custom_id: str) ->
     locale = locale_of(interaction)
 
     async def work() -> Answer:
-        game = await results_of(interaction).finished_game(guild_id, parsed.game_id)
+        game = await bot_of(interaction).results.finished_game(guild_id, parsed.game_id)
         if game is None:
             return t("history.log.missing", locale)
         try:

@@ -225,8 +225,9 @@ class PublicMessages:
         old = table.record.ping_message_id
         if old is not None:
             await self._wait_for_slot(channel)
+            messages = self._client.get_partial_messageable(table.channel_id)
             try:
-                await self._client.http.delete_message(table.channel_id, old)
+                await messages.get_partial_message(old).delete()
             except discord.NotFound:
                 pass
             except discord.HTTPException as error:

@@ -44,6 +44,7 @@ from bot.ui.answer import locale_of, say
 from bot.ui.buttons import DYNAMIC_ITEMS, detach
 from bot.ui.card_emojis import CardEmojis
 from bot.ui.custom_ids import parse_game_action, parse_table_button
+from bot.ui.discord_internals import template_of
 from bot.ui.leaderboard import DYNAMIC_ITEMS as BOARD_ITEMS
 from bot.ui.live_hands import LiveHands
 from bot.ui.public import PublicMessages, send_kwargs
@@ -576,7 +577,7 @@ def chosen_settings(
 
 def _templates() -> list[re.Pattern[str]]:
     """The custom_id templates of every button the bot sends (tables, leaderboard, history)."""
-    return [item.__discord_ui_compiled_template__ for item in DYNAMIC_ITEMS + BOARD_ITEMS]
+    return [template_of(item) for item in DYNAMIC_ITEMS + BOARD_ITEMS]
 
 
 def _component_ids(components: Any) -> set[str]:
