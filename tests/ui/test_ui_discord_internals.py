@@ -33,7 +33,7 @@ from bot.ui.components import Buttons
 from bot.ui.custom_ids import GAME_ACTION_TEMPLATE, TABLE_BUTTON_TEMPLATE
 from bot.ui.render import MessageParts
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 INTERNALS = ROOT / "bot" / "ui" / "discord_internals.py"
 
 
@@ -306,7 +306,7 @@ def test_dynamic_item_templates_are_read_from_their_classes() -> None:
 
 
 def test_the_emulator_can_still_point_discord_py_at_itself() -> None:
-    # The test instrument's two class attributes (bot/emulator/harness.py).
+    # The test instrument's two class attributes (emulator/harness.py).
     assert isinstance(discord.http.Route.BASE, str)
     assert discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY is not None
 
