@@ -205,3 +205,17 @@ async def test_the_picture_worker_draws_seat_pictures() -> None:
 
     scene = samples.seat_samples()["truco"]
     assert await render_seat_png(scene) == seat_png(scene)
+
+
+async def test_a_seat_picture_is_drawn_once_per_version_and_seat() -> None:
+    from bot.ui.seat_picture import SeatPictures
+
+    pictures = SeatPictures()
+    table = samples.stages("truco")["trick"]
+    first = await pictures.png(SeatPictures.scene(table, 0) or pytest.fail("no scene"))
+    again = await pictures.png(SeatPictures.scene(table, 0) or pytest.fail("no scene"))
+    assert pictures.drawn == 1 and again == first
+    other_seat = await pictures.png(SeatPictures.scene(table, 1) or pytest.fail("no scene"))
+    assert pictures.drawn == 2 and other_seat != first
+    table.record.version += 1
+    assert await pictures.png(SeatPictures.scene(table, 0) or pytest.fail("no scene")) != first

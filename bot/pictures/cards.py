@@ -128,7 +128,8 @@ def face_texts(code: str, width: int) -> list[tuple[str, int]]:
     return texts
 
 
-@lru_cache(maxsize=256)
+# 53 cards at the table picture's three widths and the seat picture's three (~15 MB at most).
+@lru_cache(maxsize=384)
 def card_face(code: str, width: int) -> Image.Image:
     """A card face `width` pixels wide (height 1.4 times that)."""
     height = round(width * 1.4)

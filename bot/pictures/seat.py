@@ -147,7 +147,8 @@ class Pen:
         self.image.paste(sprite, (x, y), sprite)
 
 
-@lru_cache(maxsize=512)
+# The framed, faded and greyed faces (a plain one is card_face's own image).
+@lru_cache(maxsize=384)
 def _sprite(code: str, width: int, look: str, game: str = "") -> Image.Image:
     face = card_face(code, width)
     if look == "gold":
