@@ -1,4 +1,5 @@
-"""Table picture speed and size: ms per render (p50 / p99) and PNG bytes, per stage, both games.
+"""Picture speed and size: ms per render (p50 / p99) and PNG bytes, per stage, both games: the
+table picture, then each seat's own picture (bot/pictures/seat.py, issue 21).
 
 A render is what the bot does for each new table version: take the scene (under the table's
 lock, in the event loop) and draw + encode the PNG (in a worker thread). Both are timed, each
@@ -7,12 +8,17 @@ after the first picture); the very first picture of a process, which draws its c
 is timed on its own. The budget is 30 ms a render and 150 KB a picture. Times are CPU time of
 this process (time.process_time), which a shared machine disturbs less than wall time.
 
+A seat picture is drawn for every seat of each stage (its own hand and playable cards differ);
+"before" is the table picture alone per table update, "after" the table picture and one seat
+picture (each hand update sends that player's one picture).
+
     .venv/bin/python scripts/bench_pictures.py [--repeats 200] [--locale hi]
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import statistics
 import sys
 import time
@@ -22,7 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.pictures import samples
 from bot.pictures.cards import card_back, card_face, deck_codes, emoji_png
-from bot.pictures.scene import scene_of
+from bot.pictures.scene import scene_of, seat_scene_of
+from bot.pictures.seat import seat_png
 from bot.pictures.table import table_png
 
 
@@ -50,6 +57,7 @@ def main() -> None:
     print(f"{'game':7} {'stage':12} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'bytes':>7}")
     worst = 0.0
     sizes = []
+    all_times: list[float] = []
     for game, stages in tables.items():
         for stage, table in stages.items():
             times = []
@@ -59,6 +67,7 @@ def main() -> None:
                 data = table_png(scene_of(table, locale))
                 times.append((time.process_time() - start) * 1000)
             worst = max(worst, percentile(times, 0.99))
+            all_times += times
             sizes.append(len(data))
             print(
                 f"{game:7} {stage:12} {statistics.median(times):7.2f} "
@@ -67,6 +76,53 @@ def main() -> None:
     print(
         f"worst p99 {worst:.2f} ms (budget 30 ms); largest picture {max(sizes)} bytes "
         f"(budget 150000)"
+    )
+    table_all = all_times
+
+    print("seat pictures (every seat of each stage):")
+    print(f"{'game':7} {'stage':12} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'bytes':>7}")
+    seat_all: list[float] = []
+    seat_sizes = []
+    start = time.process_time()
+    seat_png(samples.seat_samples()["euchre"])
+    print(f"first seat picture (its sprites): {(time.process_time() - start) * 1000:.1f} ms")
+    # As in a running worker, the sprites of these cards are drawn before the timing starts.
+    for stages in tables.values():
+        for table in stages.values():
+            for seat in range(4):
+                warm = seat_scene_of(table, seat, locale, now=0.0)
+                if warm is not None:
+                    seat_png(warm)
+    for game, stages in tables.items():
+        for stage, table in stages.items():
+            if table.game is None:
+                continue  # the lobby: no hand to draw
+            times = []
+            largest = 0
+            for _ in range(max(1, args.repeats // 4)):
+                for seat in range(4):
+                    began = time.process_time()
+                    scene = seat_scene_of(table, seat, locale, now=0.0)
+                    assert scene is not None
+                    data = seat_png(scene)
+                    times.append((time.process_time() - began) * 1000)
+                    largest = max(largest, len(data))
+            seat_all += times
+            seat_sizes.append(largest)
+            print(
+                f"{game:7} {stage:12} {statistics.median(times):7.2f} "
+                f"{percentile(times, 0.99):7.2f} {max(times):7.2f} {largest:7d}"
+            )
+    print(
+        f"seat pictures: p50 {statistics.median(seat_all):.2f} ms, p99 "
+        f"{percentile(seat_all, 0.99):.2f} ms, largest {max(seat_sizes)} bytes"
+    )
+    # An update's cost: each measured table render paired with a measured seat render.
+    both = [a + b for a, b in zip(table_all, itertools.cycle(seat_all))]
+    print(
+        f"per update, before (table picture): p50 {statistics.median(table_all):.2f} ms, "
+        f"p99 {percentile(table_all, 0.99):.2f} ms; after (table + one seat picture): "
+        f"p50 {statistics.median(both):.2f} ms, p99 {percentile(both, 0.99):.2f} ms"
     )
 
     start = time.process_time()

@@ -116,7 +116,20 @@ def rank_text(code: str) -> str:
     return RANK_TEXT.get(rank, rank)
 
 
-@lru_cache(maxsize=256)
+def face_texts(code: str, width: int) -> list[tuple[str, int]]:
+    """The texts card_face(code, width) draws, with their font sizes in pixels (what a
+    legibility check of a picture counts besides its own labels)."""
+    if code == JOKER_CODE:
+        return [("JOKER", max(8, width // 5))]
+    rank = rank_text(code)
+    texts = [(rank, max(9, round(width * (0.3 if len(rank) == 1 else 0.26))))]
+    if rank in COURT:
+        texts.append((rank, max(10, round(width * 0.45))))
+    return texts
+
+
+# 53 cards at the table picture's three widths and the seat picture's three (~15 MB at most).
+@lru_cache(maxsize=384)
 def card_face(code: str, width: int) -> Image.Image:
     """A card face `width` pixels wide (height 1.4 times that)."""
     height = round(width * 1.4)
@@ -153,13 +166,14 @@ def card_face(code: str, width: int) -> Image.Image:
 
     card = _shape_layer((width, height), paint)
     draw = ImageDraw.Draw(card)
+    texts = face_texts(code, width)
     if code == JOKER_CODE:
-        text_font = font(max(8, width // 5))
+        text_font = font(texts[0][1])
         draw.text((width / 2, height * 0.2), "JOKER", font=text_font, fill=BLACK, anchor="mm")
         return card
     colour = SUIT_COLOURS[code[-1]]
     rank = rank_text(code)
-    corner_font = font(max(9, round(width * (0.3 if len(rank) == 1 else 0.26))))
+    corner_font = font(texts[0][1])
     draw.text(
         (width * 0.08, height * 0.03),
         rank,
@@ -169,7 +183,7 @@ def card_face(code: str, width: int) -> Image.Image:
         stroke_fill=colour,
     )
     if rank in COURT:
-        court_font = font(max(10, round(width * 0.45)))
+        court_font = font(texts[1][1])
         draw.text(
             (width * 0.6, height * 0.61),
             rank,

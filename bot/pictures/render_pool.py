@@ -13,14 +13,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import TypeVar
 
-from bot.pictures.scene import Scene
+from bot.pictures import seat
+from bot.pictures.scene import Scene, SeatScene
 from bot.pictures.table import prepare, table_png
 from bot.workers import worker_pool
 
 log = logging.getLogger(__name__)
+
+S = TypeVar("S", Scene, SeatScene)
 
 _pool: ProcessPoolExecutor | None = None
 _threads_only = False
@@ -37,6 +42,7 @@ def _worker_pool() -> ProcessPoolExecutor:
 
 def _ready() -> bool:
     prepare()  # in the worker: imported the drawing code, and made what every picture uses
+    seat.prepare()
     return True
 
 
@@ -52,6 +58,15 @@ def warm_up() -> None:
 
 async def render_png(scene: Scene) -> bytes:
     """The PNG of `scene`, drawn off the event loop (in the worker process when there is one)."""
+    return await _render(table_png, scene)
+
+
+async def render_seat_png(scene: SeatScene) -> bytes:
+    """One player's own picture (bot/pictures/seat.py), drawn the same way as a table's."""
+    return await _render(seat.seat_png, scene)
+
+
+async def _render(draw: Callable[[S], bytes], scene: S) -> bytes:
     global _pool, _threads_only
     loop = asyncio.get_running_loop()
     for attempt in (1, 2):
@@ -60,7 +75,7 @@ async def render_png(scene: Scene) -> bytes:
         pool = None
         try:
             pool = _worker_pool()
-            return await loop.run_in_executor(pool, table_png, scene)
+            return await loop.run_in_executor(pool, draw, scene)
         except BrokenProcessPool:
             log.warning("the picture worker broke (attempt %d)", attempt)
             if _pool is pool:
@@ -69,4 +84,4 @@ async def render_png(scene: Scene) -> bytes:
             # e.g. "daemonic processes are not allowed to have children"
             log.warning("pictures drawn in a thread: no worker process (%s)", error)
             _threads_only = True
-    return await asyncio.to_thread(table_png, scene)
+    return await asyncio.to_thread(draw, scene)

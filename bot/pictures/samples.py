@@ -1,17 +1,19 @@
 """Seeded tables stopped at each stage a picture must show, for the tests, the benchmark and the
-pictures under docs/: `python -m bot.pictures.samples docs/` draws docs/euchre-table.png and
-docs/truco-table.png again.
+pictures under docs/: `python -m bot.pictures.samples docs/` draws docs/euchre-table.png,
+docs/truco-table.png, docs/euchre-seat.png and docs/truco-seat.png again.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bot.pictures.scene import scene_of
+from bot.pictures.scene import SeatScene, scene_of, seat_scene_of
+from bot.pictures.seat import seat_png
 from bot.pictures.table import table_png
 from bot.tables.games import rules_for
 from bot.tables.records import SeatRecord, TableRecord
@@ -111,6 +113,44 @@ def picture(table: Table) -> bytes:
     return table_png(scene_of(table))
 
 
+def seat_scene(table: Table, seconds_left: int | None = None) -> SeatScene:
+    """The own picture of the (first) seat to act at `table`."""
+    assert table.game is not None
+    seat = table.game.view(None)["to_act"][0]
+    scene = seat_scene_of(table, seat)
+    assert scene is not None
+    return dataclasses.replace(scene, seconds_left=seconds_left)
+
+
+def seat_samples() -> dict[str, SeatScene]:
+    """The docs' seat pictures: a euchre player who must follow suit (one card to play, a
+    bower in hand), a truco player holding the zap in a raised hand, each with time running."""
+    euchre = played_table(
+        "euchre",
+        6,
+        lambda v: (
+            len(v["trick"]) == 2
+            and sum(v["tricks_won"]) == 2
+            and min(v["scores"]) >= 2
+            and not v["alone"]
+        ),
+    )
+    truco = played_table(
+        "truco",
+        48,
+        lambda v: (
+            v["hand_value"] > 2
+            and len(v["trick"]) == 1
+            and len(v["rounds"]) == 1
+            and min(v["scores"]) >= 2
+            and v["pending_ask"] is None
+            and v["hand_of_ten"] is None
+        ),
+        bias=("raise", "accept", "play"),
+    )
+    return {"euchre": seat_scene(euchre, 95), "truco": seat_scene(truco, 40)}
+
+
 def main(folder: str) -> None:
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
@@ -139,6 +179,8 @@ def main(folder: str) -> None:
     )
     (out / "euchre-table.png").write_bytes(picture(euchre))
     (out / "truco-table.png").write_bytes(picture(truco))
+    for game, scene in seat_samples().items():
+        (out / f"{game}-seat.png").write_bytes(seat_png(scene))
 
 
 if __name__ == "__main__":

@@ -2,11 +2,13 @@
 run in a worker thread while the table moves on.
 
 The game part comes from `game.view(None)` and the game's public events only: a picture can
-show nothing a spectator may not see.
+show nothing a spectator may not see. A SeatScene (one player's own picture, sent to that player
+alone) comes from `game.view(seat)`: that seat's hand, never another's.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -105,4 +107,50 @@ def scene_of(table: Table, locale: str | None = None) -> Scene:
         view,
         tricks,
         points,
+    )
+
+
+@dataclass(frozen=True)
+class SeatScene:
+    """What one player's own picture shows: `game.view(seat)` (their hand, nobody else's) and
+    the table's names, taken under the table's lock like a Scene."""
+
+    table_id: int
+    version: int
+    game: str  # "euchre" | "truco"
+    locale: str | None
+    seat: int  # the game seat whose view this is
+    names: list[str]  # by game seat
+    view: dict[str, Any]  # game.view(seat)
+    # Seconds the player(s) to act had left when the scene was taken (None: no turn timer).
+    # A picture cannot count down: the hand's text keeps Discord's live countdown.
+    seconds_left: int | None = None
+
+    @property
+    def key(self) -> tuple[int, int, int, str | None, int | None]:
+        return (self.table_id, self.version, self.seat, self.locale, self.seconds_left)
+
+
+def seat_scene_of(
+    table: Table, seat: int, locale: str | None = None, now: float | None = None
+) -> SeatScene | None:
+    """Call with the table's lock held; None while there is no game. `now` (the service's
+    clock) turns the table's turn deadline into the seconds left shown by the turn marker."""
+    game = table.game
+    if game is None or table.status == "lobby":
+        return None
+    names = [_player_name(table, table.position_of_seat(s), locale) for s in range(4)]
+    deadline = table.record.turn_deadline
+    seconds_left = None
+    if deadline is not None and now is not None and table.humans_to_act():
+        seconds_left = max(0, math.ceil(deadline - now))
+    return SeatScene(
+        table.id,
+        table.version,
+        table.game_name,
+        locale,
+        seat,
+        names,
+        game.view(seat),
+        seconds_left,
     )

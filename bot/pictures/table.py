@@ -483,12 +483,16 @@ def _swatch(game: str) -> Image.Image:
 
 @lru_cache(maxsize=2)
 def _palette(game: str) -> Image.Image:
+    return fixed_palette(game, _swatch(game))
+
+
+def fixed_palette(game: str, swatch: Image.Image) -> Image.Image:
     """The 256 colours of a game's pictures, chosen once: every flat colour the drawing uses,
     exactly, and the rest chosen from its swatch's blends. Each distinct colour of the swatch
     counts once, so the few pixels of a card back's pattern weigh as much as the felt."""
     flat = [FELT[game], RAIL[game], PLATE, PLATE_TEXT, TURN, WHITE, DIM, *TEAM_COLOURS]
     flat += [cards.RED, cards.BLACK, cards.FACE, cards.EDGE, cards.BACK, cards.BACK_PATTERN]
-    colours = _swatch(game).getcolors(maxcolors=WIDTH * (HEIGHT + 2000))
+    colours = swatch.getcolors(maxcolors=swatch.width * swatch.height)
     assert colours is not None
     distinct = Image.new("RGB", (len(colours), 1))
     distinct.putdata([colour for _, colour in colours if isinstance(colour, tuple)])

@@ -480,6 +480,13 @@ STRINGS: dict[str, str] = {
     "picture.winner": "Team {number} wins {a}–{b}",
     "picture.lobby": "Waiting for four players",
     "picture.file_description": "Picture of the table (the text above says the same)",
+    "picture.you": "You",
+    "picture.your_turn": "Your turn",
+    "picture.your_team": "{name} · you",
+    "picture.last_trick": "Last trick",
+    "picture.right_bower": "right bower",
+    "picture.left_bower": "left bower",
+    "picture.manilha": "manilha",
     "cmd.option.pictures": "Show a picture of the table (on by default)",
     # --- names of the options and commands added by issues 10 and 12 ---
     "cmd.name.turn_timer": "turn_timer",
