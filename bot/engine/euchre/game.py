@@ -717,7 +717,8 @@ class Game(GameRecord):
             evs.append(Event(ev.SUIT_NAMED, seat, {"suit": SUITS[suit]}))
             self._phase = BIDDING1
             self._turn = (self.dealer + 1) % 4
-        self.to_act = [self._turn]
+        # A hand thrown in under fair-v1 leaves the next one waiting for its cut: nobody acts.
+        self.to_act = [] if self._phase == CUT else [self._turn]
         self.events += evs
         return evs
 
