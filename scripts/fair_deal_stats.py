@@ -27,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.engine import fair_deal  # noqa: E402
+from bot.engine import fair_deal
 
 Shuffle = Callable[[bytes, Sequence[str]], list[str]]
 PLAYERS = ("111111111111111111", "bot:1", "222222222222222222", "bot:3")
