@@ -71,6 +71,13 @@ from bot.engine.euchre.cards import (
 from bot.engine.euchre.options import Options
 from bot.engine.euchre.scoring import bridge, rubber_margin, rubber_points, score_hand
 from bot.engine.euchre.seating import draw_for_seats
+from bot.engine.fair_deal import (
+    SEEDED,
+    FairDealer,
+    check_cut,
+    deal_packets,
+    euchre_deck,
+)
 
 GAME_NAME = "euchre"
 
@@ -108,8 +115,8 @@ class InvalidDeal(EngineError):
     """A `deals` callable returned something that is not a deal of this game's deck."""
 
 
-NAME_SUIT, BIDDING1, BIDDING2, DISCARD, ALONE, PLAY, OVER = range(7)
-PHASE_KEYS = ("name_suit", "bidding1", "bidding2", "discard", "alone", "play", "over")
+NAME_SUIT, BIDDING1, BIDDING2, DISCARD, ALONE, PLAY, OVER, CUT = range(8)
+PHASE_KEYS = ("name_suit", "bidding1", "bidding2", "discard", "alone", "play", "over", "cut")
 
 _NEXT_ALL = (1, 2, 3, 0)
 # `_turn` once the game is over: apply and legal_actions test `seat is not self._turn` first,
@@ -164,6 +171,7 @@ _STATE_FIELDS = (
     "_tricks",
     "_tricks_played",
     "_last_trick",
+    "_fair",
 )
 
 
@@ -240,6 +248,7 @@ class Game(GameRecord):
     _tricks: list[int]
     _tricks_played: int
     _last_trick: tuple[list[tuple[int, int]], int] | None
+    _fair: FairDealer | None  # deal="fair-v1" (docs/fair-deals.md), else None
     _deals: DealFn | None
     _deck: tuple[int, ...]
     _plan: DealPlan
@@ -327,9 +336,23 @@ class Game(GameRecord):
         self.first_dealer = dealer
         self.dealer = dealer
         self.hand_number = 0
-        deal = self._fetch_deal(0, dealer)
-        evs.append(Event(ev.GAME_STARTED, None, {"game_number": 0, "dealer": dealer}))
-        self._start_hand(deal, evs)
+        if options.deal == SEEDED:
+            self._fair = None
+            deal = self._fetch_deal(0, dealer)
+            evs.append(Event(ev.GAME_STARTED, None, {"game_number": 0, "dealer": dealer}))
+            self._start_hand(deal, evs)
+        else:
+            if deals is not None:
+                raise InvalidOptions("a fair-v1 game deals its own hands: no `deals`")
+            assert options.players is not None  # Options checks it
+            by_seat = [""] * 4  # players are listed by lobby position; the draw may move them
+            for position, seat in enumerate(self.seat_of_position):
+                by_seat[seat] = options.players[position]
+            self._fair = FairDealer(
+                GAME_NAME, euchre_deck(options.deck, options.joker), by_seat, seed
+            )
+            evs.append(Event(ev.GAME_STARTED, None, {"game_number": 0, "dealer": dealer}))
+            self._await_cut()
         self.events = evs
 
     # --- the contract --------------------------------------------------------------------------
@@ -389,6 +412,8 @@ class Game(GameRecord):
         if seat is not self._turn:  # see legal_actions
             self._check_seat(seat)
         if self._phase != PLAY:
+            if self._phase == CUT:
+                return self._cut(seat, action)
             legal = self._legal
             if legal is None:
                 legal = self._legal = self._compute_legal()
@@ -498,6 +523,8 @@ class Game(GameRecord):
         twin._trick = list(self._trick)
         twin._tricks = list(self._tricks)
         twin.to_act = list(self.to_act)
+        if self._fair is not None:
+            twin._fair = self._fair.copy()
         return twin
 
     def _state(self) -> tuple[Any, ...]:
@@ -535,9 +562,36 @@ class Game(GameRecord):
         return hands, kitty
 
     def _start_hand(self, deal: tuple[list[int], list[int]], evs: list[Event]) -> None:
+        self._reset_hand(deal)
+        turned = self._turned
+        evs.append(
+            Event(
+                ev.HAND_DEALT,
+                self.dealer,
+                {
+                    "hand_number": self.hand_number,
+                    "game_number": self.game_number,
+                    "dealer": self.dealer,
+                    "turned_card": CODES[turned],
+                },
+            )
+        )
+        if turned == JOKER:  # E6: the dealer names a suit before the first bid
+            self._phase = NAME_SUIT
+            self._proposed = NO_SUIT
+            self._turn = self.dealer
+        else:
+            self._phase = BIDDING1
+            self._proposed = turned // 8
+            self._turn = (self.dealer + 1) % 4
+        self.to_act = [self._turn]
+
+    def _reset_hand(self, deal: tuple[list[int], list[int]]) -> None:
+        """Every per-hand field, for a new deal (no cards at all while a hand waits for its
+        cut: the turned card is then -1)."""
         self._hand_start = len(self.actions)
         self._hands, self._kitty = deal
-        turned = self._turned = self._kitty[0]
+        self._turned = self._kitty[0] if self._kitty else -1
         self._named = NO_SUIT
         self._passes = 0
         self._round = 1
@@ -561,27 +615,44 @@ class Game(GameRecord):
         self._tricks = [0, 0]
         self._tricks_played = 0
         self._legal = None
-        evs.append(
-            Event(
-                ev.HAND_DEALT,
-                self.dealer,
-                {
-                    "hand_number": self.hand_number,
-                    "game_number": self.game_number,
-                    "dealer": self.dealer,
-                    "turned_card": CODES[turned],
-                },
-            )
-        )
-        if turned == JOKER:  # E6: the dealer names a suit before the first bid
-            self._phase = NAME_SUIT
-            self._proposed = NO_SUIT
-            self._turn = self.dealer
-        else:
-            self._phase = BIDDING1
-            self._proposed = turned // 8
-            self._turn = (self.dealer + 1) % 4
-        self.to_act = [self._turn]
+        self._proposed = NO_SUIT
+
+    # --- fair-v1: the cut before each deal (docs/fair-deals.md) -------------------------------
+
+    def _await_cut(self) -> None:
+        """The hand waits for its cut; its commitment is public from now on. Nobody is to act
+        (to_act is empty: no bot and no turn timer may make the cut), but the seat at the
+        dealer's right may: the table submits `cut:<text>` for it, typed by that player or, by
+        default, a value Discord made after the commitment was shown."""
+        fair = self._fair
+        assert fair is not None
+        cutter = (self.dealer + 3) % 4
+        fair.begin(self.hand_number + 1, self.dealer, cutter)
+        self._reset_hand(([0, 0, 0, 0], []))
+        self._phase = CUT
+        self._turn = cutter
+        self.to_act = []
+
+    def _cut(self, seat: int, action: str) -> list[Event]:
+        fair = self._fair
+        assert fair is not None
+        text = check_cut(action)  # raises before anything changes
+        dealer = self.dealer
+        # E8: five cards each from the dealer's left, then the turned card; the rest under it.
+        order = ((dealer + 1) % 4, (dealer + 2) % 4, (dealer + 3) % 4, dealer)
+        hands, rest = deal_packets(fair.cut(text), order, 5)
+        fair.deal = {"hands": hands, "turned": rest[0], "kitty": rest[1:]}
+        self.actions.append((seat, action))
+        evs: list[Event] = []
+        masks = [mask_of([CARD_OF_CODE[c] for c in hand]) for hand in hands]
+        self._start_hand((masks, [CARD_OF_CODE[c] for c in rest]), evs)
+        self.events += evs
+        return evs
+
+    def fair_records(self) -> list[dict[str, Any]]:
+        """The records of the hands dealt under fair-v1 and over, server seeds included (what
+        scripts/verify_deal.py checks); [] for a seeded game."""
+        return [] if self._fair is None else self._fair.records()
 
     # --- legal actions -------------------------------------------------------------------------
 
@@ -626,7 +697,7 @@ class Game(GameRecord):
             self.events.append(event)
             return [event]
         deal = None
-        if phase == BIDDING2 and action == PASS and self._passes == 3:
+        if phase == BIDDING2 and action == PASS and self._passes == 3 and self._fair is None:
             # The hand is thrown in: fetch the next deal before anything changes.
             deal = self._fetch_deal(self.hand_number + 1, (self.dealer + 1) % 4)
         self.actions.append((seat, action))
@@ -646,7 +717,8 @@ class Game(GameRecord):
             evs.append(Event(ev.SUIT_NAMED, seat, {"suit": SUITS[suit]}))
             self._phase = BIDDING1
             self._turn = (self.dealer + 1) % 4
-        self.to_act = [self._turn]
+        # A hand thrown in under fair-v1 leaves the next one waiting for its cut: nobody acts.
+        self.to_act = [] if self._phase == CUT else [self._turn]
         self.events += evs
         return evs
 
@@ -704,7 +776,7 @@ class Game(GameRecord):
         if action == PASS:
             evs.append(Event(ev.PASSED, seat, {"round": 2}))
             self._passes += 1
-            if deal is None:
+            if self._passes < 4:
                 self._turn = (seat + 1) % 4
                 return
             # E12: thrown in; E3: the deal passes to the left.
@@ -716,9 +788,7 @@ class Game(GameRecord):
                     {"hand_number": self.hand_number, "next_dealer": next_dealer},
                 )
             )
-            self.dealer = next_dealer
-            self.hand_number += 1
-            self._start_hand(deal, evs)
+            self._next_hand(deal, evs)
             return
         suit, alone = SUIT_ACTION[action]
         self._make_trump(seat, suit)
@@ -824,7 +894,8 @@ class Game(GameRecord):
         game_won = self._scores[scoring] + points >= self._target
         rubber_goes_on = self._rubber and self.games_won[scoring] + 1 < 2
         deal = None
-        if not game_won or rubber_goes_on:
+        goes_on = not game_won or rubber_goes_on
+        if goes_on and self._fair is None:
             if self._deals is None:  # _fetch_deal's seeded case, written out (once a hand)
                 deal = deal_masks(
                     hand_rng(self.seed, self.hand_number + 1, PURPOSE_DEAL),
@@ -860,18 +931,30 @@ class Game(GameRecord):
             )
         ]
         self._score_hand(evs, points, scoring, reason)
-        if deal is None:
+        if not goes_on:
+            if self._fair is not None:
+                self._fair.reveal()
             self._phase = OVER
             self.is_over = True
             self._turn = _NO_TURN
             self.to_act = []
             self._legal = ()
         else:
-            self.dealer = (self.dealer + 1) % 4
-            self.hand_number += 1
-            self._start_hand(deal, evs)
+            self._next_hand(deal, evs)
         self.events += evs
         return evs
+
+    def _next_hand(self, deal: tuple[list[int], list[int]] | None, evs: list[Event]) -> None:
+        """E3: the deal passes to the left; `deal` is None under fair-v1, where the hand just
+        over is revealed and the next one waits for its cut."""
+        self.dealer = (self.dealer + 1) % 4
+        self.hand_number += 1
+        if deal is not None:
+            self._start_hand(deal, evs)
+            return
+        assert self._fair is not None
+        self._fair.reveal()
+        self._await_cut()
 
     # --- scoring (E18–E22) ---------------------------------------------------------------------
 
@@ -989,7 +1072,7 @@ class Game(GameRecord):
             "winner": self.winner,
             "target": self._target,
             "options": self.options.to_dict(),
-            "turned_card": CODES[self._turned],
+            "turned_card": CODES[self._turned] if self._turned >= 0 else None,
             "turned_down": self._round == 2,
             "named_suit": SUITS[self._named] if self._named >= 0 else None,
             "trump": SUITS[trump] if trump >= 0 else None,
@@ -1008,6 +1091,8 @@ class Game(GameRecord):
             if seat is not None and seat == self.dealer and self._discard >= 0
             else None,
         }
+        if self._fair is not None:
+            out["fair"] = self._fair.view()
         if self._rubber:
             out["games_won"] = list(self.games_won)
             out["rubber_points"] = list(self.rubber_points)

@@ -6,6 +6,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from bot.engine.common import InvalidOptions
+from bot.engine.fair_deal import SEEDED, check_deal_options, deal_options_dict
 
 _CHOICES: dict[str, tuple[Any, ...]] = {
     "target": (5, 7, 10),  # E21
@@ -29,6 +30,10 @@ class Options:
     stick_the_dealer: bool = False
     seating: str = "random"
     match: str = "game"
+    # How hands are dealt: "seeded" (the default: every old record) or "fair-v1"
+    # (docs/fair-deals.md), which needs `players`, one id per lobby position.
+    deal: str = SEEDED
+    players: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
         for name, allowed in _CHOICES.items():
@@ -37,9 +42,11 @@ class Options:
             if not any(type(value) is type(a) and value == a for a in allowed):
                 choices = ", ".join(repr(a) for a in allowed)
                 raise InvalidOptions(f"euchre option {name}={value!r}: must be one of {choices}")
+        object.__setattr__(self, "players", check_deal_options(self.deal, self.players))
 
     def to_dict(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in _CHOICES}
+        out = {name: getattr(self, name) for name in _CHOICES}
+        return out | deal_options_dict(self.deal, self.players)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Options:

@@ -24,6 +24,7 @@ from bot.engine.euchre.cards import CARD_OF_CODE, CODES, EFFECTIVE_SUIT, SUIT_OF
 from bot.engine.euchre.events import HAND_SCORED
 from bot.engine.euchre.game import HIDDEN_DISCARD, Game, new_game
 from bot.engine.euchre.options import Options
+from bot.engine.fair_deal import SEEDED
 
 # Samples are drawn until one fits the voids seen; past this many misses a sample is skipped.
 _SHUFFLE_TRIES = 30
@@ -35,7 +36,13 @@ class _Knowledge:
     def __init__(self, view: dict[str, Any], history: list[tuple[int, str]]) -> None:
         self.seat: int = view["seat"]
         self.dealer: int = view["dealer"]
-        self.options = replace(Options.from_dict(view["options"]), seating="random", match="game")
+        self.options = replace(
+            Options.from_dict(view["options"]),
+            seating="random",
+            match="game",
+            deal=SEEDED,  # a look-ahead deals its samples itself (fair-v1 needs a cut)
+            players=None,
+        )
         self.turned = CARD_OF_CODE[view["turned_card"]]
         self.history = history
         hand = [CARD_OF_CODE[c] for c in view["hand"]]

@@ -10,7 +10,9 @@ knows the next step of the ladder; while answering an ask it is the counter-rais
 or `run` (refuse it).
 
 Phases: "hand_of_ten" (T13 decision), "play", "answer" (an ask is pending: `to_act` lists both
-players of the answering pair, the first answer counts), "over".
+players of the answering pair, the first answer counts), "over"; under the option
+deal="fair-v1" (docs/fair-deals.md) each hand starts in "cut": nobody is to act, and the seat
+before the dealer in turn order (the cutter) gives the cut, `cut:<text>`, which deals the hand.
 """
 
 from __future__ import annotations
@@ -30,13 +32,16 @@ from bot.engine.common import (
     hand_rng,
     team_of,
 )
+from bot.engine.fair_deal import SEEDED, TRUCO_DECK, FairDealer, check_cut, deal_packets
 from bot.engine.truco import events as ev
 from bot.engine.truco.cards import (
     DECK,
     DISPLAY_DECK,
+    HAND_SIZE,
     STRENGTH,
     checked_hands,
     seeded_deal,
+    sort_for_display,
 )
 from bot.engine.truco.errors import AlreadyAnswered
 from bot.engine.truco.options import Options
@@ -60,6 +65,7 @@ PHASE_HAND_OF_TEN: Final = "hand_of_ten"
 PHASE_PLAY: Final = "play"
 PHASE_ANSWER: Final = "answer"
 PHASE_OVER: Final = "over"
+PHASE_CUT: Final = "cut"  # fair-v1: the hand waits for its cut
 
 BASE_VALUE: Final = 2  # T9: a hand is worth 2
 HAND_OF_TEN_VALUE: Final = 4  # T13: played, it is worth 4
@@ -139,6 +145,7 @@ class Game(GameRecord):
     __slots__ = (
         "_answered",
         "_deals",
+        "_fair",
         "_hand_of_ten",
         "_hand_start",
         "_hand_value",
@@ -182,6 +189,7 @@ class Game(GameRecord):
     is_over: bool  # a plain attribute (not a property): read after every action by drivers
     winner: int | None
     _deals: Deals | None
+    _fair: FairDealer | None  # deal="fair-v1" (docs/fair-deals.md), else None
     _scores: list[int]
     _target: int
     _special: int
@@ -240,7 +248,15 @@ class Game(GameRecord):
         self.is_over = False
         self._last_trick = None
         self._answered = 0
-        self._start_hand(self._deal_for(0, first_dealer), self.events)
+        if options.deal == SEEDED:
+            self._fair = None
+            self._start_hand(self._deal_for(0, first_dealer), self.events)
+            return
+        if deals is not None:
+            raise InvalidOptions("a fair-v1 game deals its own hands: no `deals`")
+        assert options.players is not None  # Options checks it
+        self._fair = FairDealer(GAME_NAME, TRUCO_DECK, options.players, seed)
+        self._await_cut()
 
     # --- the public surface -------------------------------------------------------------------
 
@@ -272,6 +288,8 @@ class Game(GameRecord):
     def apply(self, seat: int, action: str) -> list[Event]:
         # One membership test covers the common case; `_refuse` finds the precise error.
         if seat.__class__ is not int or seat not in self._to_act or action.__class__ is not str:
+            if self.phase == PHASE_CUT:
+                return self._cut(seat, action)
             self._refuse(seat, action)
         phase = self.phase
         if phase == PHASE_PLAY:
@@ -354,6 +372,8 @@ class Game(GameRecord):
         None when these points end the game."""
         if self._scores[team] + points >= self._target:
             return None
+        if self._fair is not None:
+            return []  # fair-v1: dealt at the cut
         return self._deal_for(self.hand_number + 1, NEXT_SEAT[self.dealer])
 
     def _start_hand(self, hands: list[list[str]], out: list[Event]) -> None:
@@ -570,6 +590,8 @@ class Game(GameRecord):
     ) -> None:
         scores = self._scores
         scores[team] += points
+        if self._fair is not None:
+            self._fair.reveal()
         out.append(
             Event(
                 ev.HAND_WON,
@@ -595,7 +617,64 @@ class Game(GameRecord):
         self.hand_number += 1
         self._hand_start = len(self.actions) + 1  # the action that ended the hand is logged next
         self.dealer = NEXT_SEAT[self.dealer]  # T3: the deal passes to the next player
-        self._start_hand(next_hands, out)
+        if self._fair is None:
+            self._start_hand(next_hands, out)
+        else:
+            self._await_cut()
+
+    # --- fair-v1: the cut before each deal (docs/fair-deals.md) ---------------------------------
+
+    def _await_cut(self) -> None:
+        """The hand waits for its cut; its commitment is public from now on. Nobody is to act (no
+        bot and no turn timer may make the cut), but the cutter may: the seat before the dealer
+        in turn order (the last dealt before him). The table submits `cut:<text>` for it, typed
+        by that player or, by default, a value Discord made after the commitment was shown."""
+        fair = self._fair
+        assert fair is not None
+        cutter = PREV_SEAT[self.dealer]
+        fair.begin(self.hand_number + 1, self.dealer, cutter)
+        self._hands = [[], [], [], []]
+        self._trick = []
+        self._rounds = []
+        self._results = []
+        self._level = 0
+        self._last_asker = -1
+        self._pending = -1
+        self._pending_team = -1
+        self._pending_seat = -1
+        self._hand_of_ten = -1
+        self._iron = False
+        self._raise_open = False
+        self._hand_value = BASE_VALUE
+        self._answered = 0
+        self._turn = cutter
+        self._to_act = []
+        self.phase = PHASE_CUT
+
+    def _cut(self, seat: object, action: object) -> list[Event]:
+        fair = self._fair
+        assert fair is not None
+        seat = _check_seat(seat)
+        if seat != fair.cutter:
+            raise NotYourTurn(f"seat {seat} may not act now: seat {fair.cutter} cuts")
+        if action.__class__ is not str:
+            raise IllegalAction(f"an action is a string, not {action!r}")
+        assert isinstance(action, str)
+        text = check_cut(action)  # raises before anything changes
+        # T3: three cards each, from the player after the dealer, in turn order.
+        hands, _ = deal_packets(fair.cut(text), DEAL_SEATS[self.dealer], HAND_SIZE)
+        fair.deal = {"hands": hands}
+        self.actions.append((seat, action))
+        self._hand_start = len(self.actions)
+        out: list[Event] = []
+        self._start_hand([[PLAY_ACTION[c] for c in sort_for_display(h)] for h in hands], out)
+        self.events.extend(out)
+        return out
+
+    def fair_records(self) -> list[dict[str, Any]]:
+        """The records of the hands dealt under fair-v1 and over, server seeds included (what
+        scripts/verify_deal.py checks); [] for a seeded game."""
+        return [] if self._fair is None else self._fair.records()
 
     # --- what a seat may see ----------------------------------------------------------------------
 
@@ -617,10 +696,11 @@ class Game(GameRecord):
             _check_seat(seat)
         over = self.phase == PHASE_OVER
         last = self._last_trick
+        fair = self._fair
         partner_hand = None
         if seat is not None and not over and self._hand_of_ten == team_of(seat):
             partner_hand = _cards(self._hands[(seat + 2) % 4])
-        return {
+        out = {
             "game": GAME_NAME,
             "seat": seat,
             "phase": self.phase,
@@ -639,7 +719,7 @@ class Game(GameRecord):
             "winner": self.winner,
             "target": self._target,
             "options": self.options.to_dict(),
-            "turn": None if over else self._turn,
+            "turn": None if over or self.phase == PHASE_CUT else self._turn,
             "hand_value": self._hand_value,
             "run_value": self._run_value(),
             "can_raise": self._can_raise(),
@@ -650,6 +730,9 @@ class Game(GameRecord):
             "iron_hand": self._iron,
             "partner_hand": partner_hand,
         }
+        if fair is not None:
+            out["fair"] = fair.view()
+        return out
 
     def _run_value(self) -> int | None:
         if self.phase == PHASE_ANSWER:
@@ -704,6 +787,8 @@ class Game(GameRecord):
         new._rounds = list(self._rounds)
         new._results = list(self._results)
         new._to_act = list(self._to_act)
+        if self._fair is not None:
+            new._fair = self._fair.copy()
         return new
 
     def _state(self) -> tuple[Any, ...]:

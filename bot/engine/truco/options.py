@@ -8,6 +8,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from bot.engine.common import InvalidOptions
+from bot.engine.fair_deal import SEEDED, check_deal_options, deal_options_dict
 
 MIN_TARGET = 4
 MAX_TARGET = 30
@@ -19,6 +20,10 @@ class Options:
     the hand of ten (T13) and the iron hand (T14) happen at `target - 2` (10 by default)."""
 
     target: int = 12
+    # How hands are dealt: "seeded" (the default: every old record) or "fair-v1"
+    # (docs/fair-deals.md), which needs `players`, one id per seat.
+    deal: str = SEEDED
+    players: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
         target = self.target
@@ -28,6 +33,7 @@ class Options:
             raise InvalidOptions(
                 f"target must be even, from {MIN_TARGET} to {MAX_TARGET}: {target!r}"
             )
+        object.__setattr__(self, "players", check_deal_options(self.deal, self.players))
 
     @property
     def special_score(self) -> int:
@@ -35,7 +41,7 @@ class Options:
         return self.target - 2
 
     def to_dict(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        return {"target": self.target} | deal_options_dict(self.deal, self.players)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Options:

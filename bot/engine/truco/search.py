@@ -33,10 +33,12 @@ Deterministic: the samples come from `Rng(seed)` and `iterations` alone (never t
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 from typing import Any
 
 from bot.engine.common import Rng
+from bot.engine.fair_deal import SEEDED
 from bot.engine.truco.cards import DECK, STRENGTH
 from bot.engine.truco.game import (
     NEXT_SEAT,
@@ -341,7 +343,8 @@ def evaluate(
     legal: list[str] = view["legal_actions"]
     seat: int = view["seat"]
     team = seat & 1
-    options = Options.from_dict(view["options"])
+    # A look-ahead deals its samples itself (a fair-v1 game would wait for a cut).
+    options = replace(Options.from_dict(view["options"]), deal=SEEDED, players=None)
     rng = Rng(seed)
     known, played, pool = _unseen(view, history)
     sizes: list[int] = view["hand_sizes"]
