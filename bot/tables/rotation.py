@@ -83,6 +83,7 @@ def progressive_schedule(player_count: int, rounds: int) -> list[Round]:
     schedule: list[Round] = []
     history = History()
     for number in range(rounds):
+        sitting_out: tuple[int, ...]
         if player_count % 4 == 0 and number < player_count - 1:
             matching, sitting_out = _circle_matching(player_count, number), ()
         elif player_count % 4 == 1 and number < player_count:

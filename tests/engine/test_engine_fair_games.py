@@ -32,7 +32,7 @@ from bot.engine.truco.game import Game as TrucoGame
 from bot.engine.truco.game import new_game as new_truco
 from bot.engine.truco.options import Options as TrucoOptions
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "scripts" / "verify_deal.py"
 PLAYERS = ("402211870342234112", "bot:1", "402211870342234999", "bot:3")
 

@@ -28,7 +28,7 @@ from bot.engine.truco import cards as truco_cards
 from bot.engine.truco.game import new_game as new_truco
 from bot.engine.truco.options import Options as TrucoOptions
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "fair-deals.md"
 SCRIPT = ROOT / "scripts" / "verify_deal.py"
 PLAYERS = ("111", "bot:1", "222", "bot:3")
