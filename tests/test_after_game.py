@@ -22,6 +22,7 @@ from bot.engine.truco import new_game as new_truco
 from bot.tables.hand_record import HandRecordError, export_text, import_text, parse_record
 from bot.tables.replay import replay_steps
 from bot.tables.review import review_game
+from bot.tables.story import game_story, story_lines
 from bot.workers import worker_pool
 
 Choice = Callable[[Any, int], str | None]  # a deliberate move at some position, else None
@@ -337,3 +338,53 @@ async def test_review_of_a_whole_game_is_deterministic_with_progress(
     for decision in first.decisions:
         assert decision.chosen == game.actions[decision.index][1]
         assert decision.options[0].value >= max(o.value for o in decision.options)
+
+
+# --- the game's story ---------------------------------------------------------------------------
+
+
+def _first(make: Callable[[int], Any], wanted: Callable[[Any], bool]) -> Any:
+    return next(game for game in map(make, range(1, 200)) if wanted(game))
+
+
+def test_story_tells_the_score_by_hand_loners_euchres_and_the_deciding_hand() -> None:
+    game = _first(
+        euchre_game,
+        lambda g: (
+            any(e.kind == "went_alone" for e in g.events)
+            and any(e.data.get("euchre") for e in g.events)
+        ),
+    )
+    story = game_story(game)
+    scored = [e for e in game.events if e.kind == "hand_scored"]
+    assert [h.scores for h in story.hands] == [tuple(e.data["scores"]) for e in scored]
+    assert story.hands[-1].scores == game.scores
+    assert len(story.loners) == sum(e.kind == "went_alone" for e in game.events)
+    assert [m for _, m in story.euchres] == [e.data["maker"] for e in scored if e.data["euchre"]]
+    # From the deciding hand on, the winners are ahead at every hand's end.
+    winner = game.winner
+    after = [h for h in story.hands if h.hand >= story.deciding_hand]
+    assert after and all(h.scores[winner] > h.scores[1 - winner] for h in after)
+    before = [h for h in story.hands if h.hand == story.deciding_hand - 1]
+    assert not before or before[0].scores[winner] <= before[0].scores[1 - winner]
+    lines = story_lines(story, lambda seat: f"P{seat}", lambda team: f"Team {team + 1}")
+    assert (
+        lines[0].startswith("Score by hand: ") and f"{game.scores[0]}–{game.scores[1]}" in lines[0]
+    )
+    assert any("went alone" in line for line in lines)
+    assert any("got euchred" in line for line in lines)
+    assert lines[-1].startswith(f"The deciding hand: hand {story.deciding_hand}, Team {winner + 1}")
+    assert story_lines(story, str, str, "pt-BR")[0].startswith("Placar por mão: ")
+
+
+def test_story_tells_who_asked_truco_and_who_ran() -> None:
+    game = _first(truco_game, lambda g: any(e.kind == "ran" for e in g.events))
+    story = game_story(game)
+    runs = [e for e in game.events if e.kind == "ran"]
+    assert [c.answer_seat for c in story.calls if c.answer == "ran"] == [e.seat for e in runs]
+    asks = [e for e in game.events if e.kind.endswith("_asked")]
+    assert [c.seat for c in story.calls] == [e.seat for e in asks]
+    lines = story_lines(story, lambda seat: f"P{seat}", lambda team: f"Team {team + 1}")
+    ran = next(c for c in story.calls if c.answer == "ran")
+    word = {"truco": "truco", "six": "seis", "ten": "dez", "twelve": "doze"}[ran.ask]
+    assert f"Hand {ran.hand}: P{ran.seat} asked {word}, P{ran.answer_seat} ran." in lines
