@@ -6,6 +6,7 @@ worker processes, at the review's own budget.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -19,6 +20,7 @@ from bot.engine.euchre.cards import CARD_OF_CODE, EFFECTIVE_SUIT, SUIT_OF_CODE
 from bot.engine.truco import Options as TrucoOptions
 from bot.engine.truco import bot_player as truco_bot
 from bot.engine.truco import new_game as new_truco
+from bot.pictures import charts
 from bot.tables.hand_record import HandRecordError, export_text, import_text, parse_record
 from bot.tables.replay import replay_steps
 from bot.tables.review import review_game
@@ -388,3 +390,65 @@ def test_story_tells_who_asked_truco_and_who_ran() -> None:
     ran = next(c for c in story.calls if c.answer == "ran")
     word = {"truco": "truco", "six": "seis", "ten": "dez", "twelve": "doze"}[ran.ask]
     assert f"Hand {ran.hand}: P{ran.seat} asked {word}, P{ran.answer_seat} ran." in lines
+
+
+# --- charts -------------------------------------------------------------------------------------
+
+
+def _image(data: bytes) -> Any:
+    from PIL import Image
+
+    assert data.startswith(b"\x89PNG")
+    return Image.open(io.BytesIO(data)).convert("RGB")
+
+
+def _columns_with(image: Any, colour: tuple[int, int, int]) -> list[int]:
+    pixels = image.load()
+    return [
+        x for x in range(image.width) if any(pixels[x, y] == colour for y in range(image.height))
+    ]
+
+
+def _rows_with(image: Any, colour: tuple[int, int, int], x: int) -> list[int]:
+    pixels = image.load()
+    return [y for y in range(image.height) if pixels[x, y] == colour]
+
+
+def test_score_chart_draws_each_pair_up_to_its_final_score() -> None:
+    scores = [(0, 2), (1, 2), (1, 6), (5, 6), (10, 6)]
+    image = _image(charts.score_chart(scores, 10, ("Ana & Bo", "Cy & Di")))
+    assert image.size == (charts.WIDTH, charts.PANEL + 24)
+    for team in (0, 1):
+        assert _columns_with(image, charts.TEAM_COLOURS[team])
+    # At the last hand pair 0 (10 points) is drawn higher than pair 1 (6 points).
+    x = max(_columns_with(image, charts.TEAM_COLOURS[1]))
+    top0 = min(_rows_with(image, charts.TEAM_COLOURS[0], x))
+    top1 = min(_rows_with(image, charts.TEAM_COLOURS[1], x))
+    assert top0 < top1
+
+
+def test_stats_chart_draws_the_rating_line_and_a_bar_per_month() -> None:
+    rising = [1000 + 10 * i for i in range(20)]
+    months = [("2026-01", 1, 4), ("2026-02", 3, 4), ("2026-03", 0, 2)]
+    image = _image(charts.stats_chart(rising, months))
+    line = _columns_with(image, charts.LINE)
+    first, last = min(line), max(line)
+    # The line rises: its right end is higher (smaller y) than its left end.
+    assert min(_rows_with(image, charts.LINE, last - 6)) < min(
+        _rows_with(image, charts.LINE, first + 1)
+    )
+    wins = _columns_with(image, charts.WIN)
+    losses = _columns_with(image, charts.LOSS)
+    assert len(_runs(losses)) == 3 and len(_runs(wins)) == 2  # the third month has no win
+    # Nothing to show yet still gives a picture (a new player), in another script too.
+    assert _image(charts.stats_chart([], [], "hi")).size == (charts.WIDTH, 2 * charts.PANEL)
+
+
+def _runs(columns: list[int]) -> list[tuple[int, int]]:
+    runs: list[tuple[int, int]] = []
+    for x in columns:
+        if runs and runs[-1][1] == x - 1:
+            runs[-1] = (runs[-1][0], x)
+        else:
+            runs.append((x, x))
+    return runs
