@@ -452,3 +452,16 @@ def _runs(columns: list[int]) -> list[tuple[int, int]]:
         else:
             runs.append((x, x))
     return runs
+
+
+def test_replay_picture_adds_the_face_up_hands_after_a_hand() -> None:
+    from bot.pictures.replay import BAND, step_png
+    from bot.pictures.table import HEIGHT, WIDTH
+
+    game = truco_game(8)
+    replay = replay_steps(*record(game))
+    names = ["Ana", "Bo", "Cy", "Di"]
+    trick = next(s for s in replay.steps if s.kind == "trick")
+    end = next(s for s in replay.steps if s.kind == "hand_end")
+    assert _image(step_png("truco", trick, names)).size == (WIDTH, HEIGHT)
+    assert _image(step_png("truco", end, names)).size == (WIDTH, HEIGHT + BAND)

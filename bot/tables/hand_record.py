@@ -72,7 +72,7 @@ def record_of(
             record.deals.append(dealt(game))
     record.options = game.options.to_dict()  # every option, defaults filled in
     record.first_dealer = game.first_dealer
-    record.result = tuple(game.scores) if game.is_over else None  # type: ignore[assignment]
+    record.result = tuple(game.scores) if game.is_over else None
     return record, game
 
 
