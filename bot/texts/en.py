@@ -494,6 +494,18 @@ STRINGS: dict[str, str] = {
     "cmd.name.pictures": "pictures",
     "cmd.name.seat": "seat",
     "cmd.name.player": "player",
+    # --- issue 22: after the game (the game's story, charts) ---
+    "story.scores": "Score by hand: {scores}",
+    "story.loner.made": "{player} went alone in hand {hand} and made it.",
+    "story.loner.lost": "{player} went alone in hand {hand} and didn't make it.",
+    "story.euchred": "{player} called trump in hand {hand} and got euchred.",
+    "story.call.accepted": "Hand {hand}: {player} asked {ask}, {other} accepted.",
+    "story.call.ran": "Hand {hand}: {player} asked {ask}, {other} ran.",
+    "story.deciding": "The deciding hand: hand {hand}, {team} ahead from there on.",
+    "chart.rating": "Rating",
+    "chart.win_share": "Wins by month",
+    "chart.score_by_hand": "Score by hand",
+    "chart.hand": "hand",
 }
 
 # Counted words: (singular, plural) English forms; each catalog has its language's plural forms.

@@ -154,11 +154,12 @@ def _rollout_points(game: Game, team: int) -> int:
     return 0
 
 
-def choose(view: dict[str, Any], history: list[tuple[int, str]], iterations: int, seed: int) -> str:
-    """The legal action with the best sampled outcome; about `iterations` play-outs in all."""
+def evaluate(
+    view: dict[str, Any], history: list[tuple[int, str]], iterations: int, seed: int
+) -> list[tuple[str, float]]:
+    """Each legal action with its sampled expected points for the hand (ours minus theirs),
+    from about `iterations` play-outs in all; empty when no deal fits what the seat saw."""
     legal: list[str] = view["legal_actions"]
-    if len(legal) == 1:
-        return legal[0]
     knowledge = _Knowledge(view, history)
     seat = knowledge.seat
     rng = Rng(seed)
@@ -174,8 +175,20 @@ def choose(view: dict[str, Any], history: list[tuple[int, str]], iterations: int
             game.apply(seat, action)
             totals[i] += _rollout_points(game, seat % 2)
     if not samples:
+        return []
+    return [(action, total / samples) for action, total in zip(legal, totals, strict=True)]
+
+
+def choose(view: dict[str, Any], history: list[tuple[int, str]], iterations: int, seed: int) -> str:
+    """The legal action with the best sampled outcome; about `iterations` play-outs in all."""
+    legal: list[str] = view["legal_actions"]
+    if len(legal) == 1:
+        return legal[0]
+    values = evaluate(view, history, iterations, seed)
+    if not values:
         return bot_player.decide(view)
-    return legal[max(range(len(legal)), key=totals.__getitem__)]
+    # The first of the best, in legal order (max keeps the first of equals).
+    return max(values, key=lambda pair: pair[1])[0]
 
 
 def choose_action(game: Game, seat: int, iterations: int, seed: int) -> str:

@@ -40,6 +40,7 @@ from typing import Any
 from bot.engine.common import Rng
 from bot.engine.fair_deal import SEEDED
 from bot.engine.truco.cards import DECK, STRENGTH
+from bot.engine.truco.events import HAND_WON
 from bot.engine.truco.game import (
     NEXT_SEAT,
     PHASE_PLAY,
@@ -57,7 +58,7 @@ _SORT_KEY: dict[str, tuple[int, str]] = {card: (STRENGTH[card], card) for card i
 
 # A betting-tree node: ("max" | "min", [(action, child), ...]); ("leaf", key, stake): the hand
 # played out at `stake` after our seat plays `key` (None: from the player on turn);
-# ("end", value): the hand ended by a run, its value known.
+# ("end", value, hand): the hand ended by a run, its value known (hand: 1.0 if our pair took it).
 Node = tuple[Any, ...]
 
 
@@ -180,7 +181,7 @@ def _play_out(
 def _expand(game: Game, seat: int, team: int, hand_number: int, keys: set[str | None]) -> Node:
     """The betting tree from `game` (a sample: only the public state and our own cards shape it)."""
     if game.is_over or game.hand_number != hand_number:
-        return ("end", _value(game, team))
+        return ("end", _value(game, team), _hand_taken(game, team))
     if game.phase == PHASE_PLAY:
         turn = game.to_act[0]
         if turn != seat:
@@ -190,6 +191,14 @@ def _expand(game: Game, seat: int, team: int, hand_number: int, keys: set[str | 
     actor = game.to_act[0]
     kind = "max" if actor & 1 == team else "min"
     return (kind, _children(game, actor, game.legal_actions(actor), seat, team, keys))
+
+
+def _hand_taken(game: Game, team: int) -> float:
+    """1.0 if our pair took the hand that just ended (by a run), else 0.0."""
+    for event in reversed(game.events):
+        if event.kind == HAND_WON:
+            return 1.0 if event.data["team"] == team else 0.0
+    return 0.0
 
 
 def _children(
@@ -227,6 +236,10 @@ class _Stakes:
         self.ours, self.theirs = scores
         self.target = target
 
+    def end(self, node: Node) -> float:
+        """The value of a hand ended by a run."""
+        return float(node[1])
+
     def won(self, points: int) -> float:
         return win_chance(self.ours + points, self.theirs, self.target)
 
@@ -250,10 +263,26 @@ class _Stakes:
         return min(options) if ours else max(options)
 
 
+class _HandStakes(_Stakes):
+    """The same tree valued by the chance to take this hand, whatever the score: a hand won
+    is worth 1 and a hand lost 0, at any stake."""
+
+    __slots__ = ()
+
+    def end(self, node: Node) -> float:
+        return float(node[2])
+
+    def won(self, points: int) -> float:
+        return 1.0
+
+    def lost(self, points: int) -> float:
+        return 0.0
+
+
 def _worth(node: Node, stats: dict[str | None, list[list[int]]], stakes: _Stakes) -> float:
     kind = node[0]
     if kind == "end":
-        return float(node[1])
+        return stakes.end(node)
     if kind == "leaf":
         _, key, stake, (level, ours) = node
         counts, wins = stats[key]
@@ -340,6 +369,27 @@ def evaluate(
 ) -> list[tuple[str, float]]:
     """Each legal action with its sampled chance to win the game, from `iterations` sampled
     deals (each played out once per card we may play now, or once if we play none now)."""
+    root, stats, stakes = _sampled(view, history, iterations, seed)
+    return [(action, _worth(node, stats, stakes)) for action, node in root]
+
+
+def evaluate_both(
+    view: dict[str, Any], history: list[tuple[int, str]], iterations: int, seed: int
+) -> list[tuple[str, float, float]]:
+    """`evaluate`, and beside each action's chance to win the game its chance to take this
+    hand (the same samples and betting tree, each pair playing for the hand alone)."""
+    root, stats, stakes = _sampled(view, history, iterations, seed)
+    hand = _HandStakes((stakes.ours, stakes.theirs), stakes.target)
+    return [
+        (action, _worth(node, stats, stakes), _worth(node, stats, hand)) for action, node in root
+    ]
+
+
+def _sampled(
+    view: dict[str, Any], history: list[tuple[int, str]], iterations: int, seed: int
+) -> tuple[list[tuple[str, Node]], dict[str | None, list[list[int]]], _Stakes]:
+    """The betting tree below each legal action, the play-out counts of its leaves, and the
+    score's stakes."""
     legal: list[str] = view["legal_actions"]
     seat: int = view["seat"]
     team = seat & 1
@@ -372,7 +422,7 @@ def evaluate(
             counts[shown] += 1
             wins[shown] += winner == team
     stakes = _Stakes((view["scores"][team], view["scores"][1 - team]), options.target)
-    return [(action, _worth(node, stats, stakes)) for action, node in root]
+    return root, stats, stakes
 
 
 def choose(view: dict[str, Any], history: list[tuple[int, str]], iterations: int, seed: int) -> str:
