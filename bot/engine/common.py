@@ -239,8 +239,9 @@ class GameRecord:
     def forget_events(self, keep: int) -> None:
         """Drop the events of old hands: a long game otherwise grows by every event. The cut is
         at a hand's start, at least one hand back and at least `keep` events back, so the
-        previous hand's events and this hand's stay. Nothing else reads `events` (the view,
-        the legal actions and the record do not change); a replay brings all of them back."""
+        previous hand's events and this hand's stay. No rule reads `events`: the view, the legal
+        actions and the record do not change (`==` does, as it compares the events too); a
+        replay brings all of them back."""
         events = self.events
         if len(events) <= keep:
             return
