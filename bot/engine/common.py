@@ -7,6 +7,7 @@ and any Python version.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Self
@@ -145,6 +146,30 @@ def hand_rng(seed: int, hand_number: int, purpose: int = 0) -> Rng:
     return rng
 
 
+# --- memory -------------------------------------------------------------------------------------
+
+
+class ActionPairs:
+    """One (seat, action) tuple for each distinct pair, for many games' logs to share: a game's
+    log holds hundreds of pairs, and a host process holds many games (and their records).
+    Bounded: only actions some engine accepted are put here, a few hundred distinct ones."""
+
+    __slots__ = ("_pairs",)
+
+    def __init__(self) -> None:
+        self._pairs: dict[tuple[int, str], tuple[int, str]] = {}
+
+    def share(self, seat: int, action: str) -> tuple[int, str]:
+        """The shared tuple equal to (seat, action)."""
+        pair = self._pairs.get((seat, action))
+        if pair is None:
+            pair = self._pairs[(seat, action)] = (seat, sys.intern(action))
+        return pair
+
+    def __len__(self) -> int:
+        return len(self._pairs)
+
+
 # --- a game as a record -------------------------------------------------------------------------
 
 
@@ -152,15 +177,18 @@ class GameRecord:
     """What both games share as stored records: a game is (options, seed, first dealer, actions)
     and its state a pure function of them, so replay, to_json and from_json are the same code.
 
-    A game class sets GAME_NAME and OPTIONS (its Options class, with to_dict/from_dict)."""
+    A game class sets GAME_NAME, OPTIONS (its Options class, with to_dict/from_dict) and
+    HAND_DEALT (the kind of the event that starts every hand)."""
 
     __slots__ = ()
     GAME_NAME: ClassVar[str]
     OPTIONS: ClassVar[Any]
+    HAND_DEALT: ClassVar[str]
     options: Any
     seed: int
     first_dealer: int | None
     actions: list[tuple[int, str]]
+    events: list[Event]
 
     if TYPE_CHECKING:
 
@@ -195,6 +223,33 @@ class GameRecord:
             "first_dealer": self.first_dealer,
             "actions": [[seat, action] for seat, action in self.actions],
         }
+
+    # --- memory: the state is unchanged by these two --------------------------------------------
+
+    def share_actions(self, pairs: ActionPairs, start: int = 0) -> None:
+        """Put `pairs`' shared tuples in the log, from index `start` on, in place of the game's
+        own: equal values, so the game and its record are the same, in less memory when many
+        games (and their stored records) hold the same pairs."""
+        actions = self.actions
+        share = pairs.share
+        for index in range(max(start, 0), len(actions)):
+            seat, action = actions[index]
+            actions[index] = share(seat, action)
+
+    def forget_events(self, keep: int) -> None:
+        """Drop the events of old hands: a long game otherwise grows by every event. The cut is
+        at a hand's start, at least one hand back and at least `keep` events back, so the
+        previous hand's events and this hand's stay. No rule reads `events`: the view, the legal
+        actions and the record do not change (`==` does, as it compares the events too); a
+        replay brings all of them back."""
+        events = self.events
+        if len(events) <= keep:
+            return
+        kind = self.HAND_DEALT
+        starts = [index for index, event in enumerate(events) if event.kind == kind]
+        cuts = [index for index in starts[:-1] if len(events) - index >= keep]
+        if cuts and cuts[-1] > 0:
+            del events[: cuts[-1]]
 
     @classmethod
     def from_json(cls, data: dict[str, Any], *, deals: Any = None) -> Self:

@@ -1,10 +1,11 @@
 """How strong a bot seat plays, and where its thinking runs.
 
 Three levels: "easy" is the rule player (bot_player, instant); "normal" and "hard" are the
-look-ahead of `bot.engine.<game>.search` with a fixed number of play-outs. The budget is a count,
-not a time, so a move depends only on the table (its seed, the actions so far, the seat) and a
-restored table replays the same bot moves; the counts are chosen so a hard decision stays well
-under 300 ms on a 2-core machine (scripts/bench_ai.py prints the times).
+game's look-ahead (its search module, in bot/engine/registry.py) with a fixed number of
+play-outs. The budget is a count, not a time, so a move depends only on the table (its seed, the
+actions so far, the seat) and a restored table replays the same bot moves; the counts are chosen
+so a hard decision stays well under 300 ms on a 2-core machine (scripts/bench_ai.py prints
+the times).
 
 The search runs in a worker process: a thread would hold the GIL for its whole think and the
 event loop (and every player's 3-second answer) would wait behind it.
@@ -13,13 +14,14 @@ event loop (and every player's 3-second answer) would wait behind it.
 from __future__ import annotations
 
 import asyncio
-import importlib
 import logging
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from bot.engine.common import Rng
+from bot.engine.protocol import GameProtocol
+from bot.engine.registry import engine_for
 from bot.workers import worker_pool
 
 log = logging.getLogger(__name__)
@@ -46,9 +48,7 @@ def think(
     game_name: str, view: dict[str, Any], history: list[tuple[int, str]], iterations: int, seed: int
 ) -> str:
     """One search (in the worker process): what the seat's view and hand history lead to."""
-    search = importlib.import_module(f"bot.engine.{game_name}.search")
-    action: str = search.choose(view, history, iterations, seed)
-    return action
+    return engine_for(game_name).search(view, history, iterations, seed)
 
 
 def _worker_pool() -> ProcessPoolExecutor:
@@ -58,7 +58,9 @@ def _worker_pool() -> ProcessPoolExecutor:
     return _pool
 
 
-async def searched_action(game_name: str, game: Any, seat: int, level: str, seed: int) -> str:
+async def searched_action(
+    game_name: str, game: GameProtocol, seat: int, level: str, seed: int
+) -> str:
     """The search's move for `seat` at `level`, computed off the event loop. The view and the
     hand history are taken before the first await: the move is for the position it was asked in."""
     global _pool

@@ -1,25 +1,25 @@
 """One adapter so the table service treats Euchre and Truco alike.
 
-Both engines share a shape (notes/engine-shape.md): `Options`, `new_game`, `Game.replay`,
-`bot_player.choose_action`. What differs is gathered here: how lobby positions map to game seats
-(Euchre's draw for partners may reorder the players, E2) and which options a table may carry.
+Both engines satisfy one protocol (bot/engine/protocol.py) and are listed, with their options,
+bot players and look-aheads, in bot/engine/registry.py. What differs is gathered here: how lobby
+positions map to game seats (Euchre's draw for partners may reorder the players, E2) and which
+options a table may carry; and how much of a game a table keeps in memory (the engine does the
+trimming, this module decides when and how much).
 """
 
 from __future__ import annotations
 
-import importlib
-import sys
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any
 
-from bot.engine.common import InvalidOptions
+from bot.engine.common import ActionPairs, InvalidOptions
+from bot.engine.protocol import GameProtocol, OptionsProtocol
+from bot.engine.registry import ENGINES, Engine, engine_for
 
-GAME_NAMES: tuple[str, ...] = ("euchre", "truco")
+GAME_NAMES: tuple[str, ...] = tuple(ENGINES)
 
-# Engine games have no common base class (each engine is standalone); the service only uses the
-# shared surface of engine-shape.md, so it holds them as `Any`.
-EngineGame = Any
+# A game of either engine, as the service holds it.
+EngineGame = GameProtocol
 
 
 @dataclass(frozen=True)
@@ -29,21 +29,19 @@ class GameRules:
     name: str
 
     @property
-    def module(self) -> ModuleType:
-        # Imported on first use: the service module loads even while one engine is missing.
-        return importlib.import_module(f"bot.engine.{self.name}")
+    def engine(self) -> Engine:
+        return engine_for(self.name)
 
-    def options(self, data: dict[str, Any] | None) -> Any:
+    def options(self, data: dict[str, Any] | None) -> OptionsProtocol:
         """Validated engine options; unknown keys or bad values raise InvalidOptions."""
-        module = self.module
-        return module.Options.from_dict(dict(data or {}))
+        return self.engine.options.from_dict(dict(data or {}))
 
     def normalise_options(self, data: dict[str, Any] | None) -> dict[str, Any]:
         """The full option dict (defaults filled in), as stored with the table."""
         return dict(self.options(data).to_dict())
 
     def new_game(self, options: dict[str, Any], seed: int) -> EngineGame:
-        return self.module.new_game(self.options(options), seed)
+        return self.engine.new_game(self.options(options), seed)
 
     def replay(
         self,
@@ -52,14 +50,12 @@ class GameRules:
         first_dealer: int | None,
         actions: list[tuple[int, str]],
     ) -> EngineGame:
-        game = self.module.Game.replay(self.options(options), seed, first_dealer, list(actions))
+        game = self.engine.game.replay(self.options(options), seed, first_dealer, list(actions))
         share_actions(game)
         return game
 
     def bot_action(self, game: EngineGame, seat: int) -> str:
-        bot_player = importlib.import_module(f"bot.engine.{self.name}.bot_player")
-        action: str = bot_player.choose_action(game, seat)
-        return action
+        return self.engine.bot_action(game, seat)
 
     def seat_of_position(self, game: EngineGame) -> list[int]:
         """The game seat of each lobby position (0..3).
@@ -86,40 +82,27 @@ def rules_for(game: str) -> GameRules:
 
 
 # One (seat, action) tuple for each pair ever played, shared by every table's logs: a game's log
-# holds hundreds of pairs, twice (the engine's and the table record's). Bounded: only actions an
-# engine accepted get here, and the games have a few hundred distinct ones.
-_PAIRS: dict[tuple[int, str], tuple[int, str]] = {}
+# holds hundreds of pairs, twice (the engine's and the table record's).
+ACTION_PAIRS = ActionPairs()
 
 
 def shared_pair(seat: int, action: str) -> tuple[int, str]:
-    pair = _PAIRS.get((seat, action))
-    if pair is None:
-        pair = _PAIRS[(seat, action)] = (seat, sys.intern(action))
-    return pair
+    return ACTION_PAIRS.share(seat, action)
 
 
 def share_actions(game: EngineGame) -> None:
     """Put the shared pairs in the game's log in place of its own tuples (same values)."""
-    actions: list[tuple[int, str]] = game.actions
-    actions[:] = [shared_pair(seat, action) for seat, action in actions]
+    game.share_actions(ACTION_PAIRS)
 
 
-HAND_DEALT = "hand_dealt"  # both engines start every hand with this event
 # Enough trailing events for the table message's log (six sentences) whatever the hands were:
 # a thrown-in hand or a refused mão de dez is only a handful of events.
 KEEP_EVENTS = 64
 
 
 def forget_old_events(game: EngineGame) -> None:
-    """Drop the events of old hands. A table in memory shows only the previous hand's events
-    and this hand's (the last hand's picture) and the latest few sentences (the table message's
-    log); without this a long game grows by every event. The cut is at a hand's start, at least
-    one hand back and at least KEEP_EVENTS back. `replay` brings all of them back (the result's
-    statistics, the game log)."""
-    events = game.events
-    if len(events) <= KEEP_EVENTS:
-        return
-    starts = [index for index, event in enumerate(events) if event.kind == HAND_DEALT]
-    cuts = [i for i in starts[:-1] if len(events) - i >= KEEP_EVENTS]
-    if cuts and cuts[-1] > 0:
-        del events[: cuts[-1]]
+    """Drop the events of old hands (the engine's `forget_events`). A table in memory shows only
+    the previous hand's events and this hand's (the last hand's picture) and the latest few
+    sentences (the table message's log); without this a long game grows by every event.
+    `replay` brings all of them back (the result's statistics, the game log)."""
+    game.forget_events(KEEP_EVENTS)

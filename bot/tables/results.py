@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from bot.engine.common import team_of
+from bot.engine.protocol import GameProtocol
 from bot.tables.records import GameResult, PlayerResult, TableRecord
 
 EUCHRE_STATS: tuple[str, ...] = (
@@ -128,7 +129,7 @@ def rubber_margin(events: Iterable[Any]) -> int | None:
 
 
 def build_result(
-    record: TableRecord, seat_of_position: list[int], game: Any, ended_at: float
+    record: TableRecord, seat_of_position: list[int], game: GameProtocol, ended_at: float
 ) -> GameResult:
     """The result of the finished game `game` played at `record`'s table."""
     if not game.is_over or game.winner is None:

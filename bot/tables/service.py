@@ -65,7 +65,14 @@ from bot.tables.errors import (
     TableFull,
     UnknownBotLevel,
 )
-from bot.tables.games import EngineGame, GameRules, forget_old_events, rules_for, shared_pair
+from bot.tables.games import (
+    ACTION_PAIRS,
+    EngineGame,
+    GameRules,
+    forget_old_events,
+    rules_for,
+    shared_pair,
+)
 from bot.tables.records import ChannelTaken, GameResult, SeatRecord, TableRecord, TableStore
 from bot.tables.results import build_result
 from bot.tables.settings import BY_NAME, normalise_settings, setting_of
@@ -668,10 +675,8 @@ class TableService:
         forget_old_events(game)
         previous = (record.status, record.seats, record.turn_deadline, record.turn_warned)
         # The engine logged this pair last: both logs hold the one shared tuple instead.
-        pair = shared_pair(seat, action)
-        if game.actions and game.actions[-1] == pair:
-            game.actions[-1] = pair
-        record.actions.append(pair)
+        game.share_actions(ACTION_PAIRS, start=len(game.actions) - 1)
+        record.actions.append(shared_pair(seat, action))
         record.version = new_version
         if seats is not None:
             record.seats = seats

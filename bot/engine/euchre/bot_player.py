@@ -25,6 +25,7 @@ from bot.engine.euchre.cards import (
     TRICK_POWER,
     rank_of,
 )
+from bot.engine.protocol import GameProtocol
 
 ORDER_AT = 17  # e.g. right bower + ace + king of trump, or both bowers
 ALONE_AT = 31  # e.g. the joker or both bowers with the ace, king and queen of trump
@@ -125,6 +126,6 @@ def _code(card: int) -> str:
     return CODES[card]
 
 
-def choose_action(game: Any, seat: int) -> str:
+def choose_action(game: GameProtocol, seat: int) -> str:
     """One of `game.legal_actions(seat)`, decided from `game.view(seat)` alone."""
     return decide(game.view(seat))

@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.engine.common import IllegalAction
+from bot.engine.protocol import GameProtocol
 from bot.engine.truco.cards import STRENGTH
-from bot.engine.truco.game import Game
 
 RAISE_POWER = 4  # ask or counter-raise at this power or more
 ACCEPT_POWER = 2  # accept at this power or more
@@ -27,7 +27,7 @@ STRONG = STRENGTH["2C"]  # twos, threes and manilhas
 MANILHA = STRENGTH["7D"]  # the lowest manilha
 
 
-def choose_action(game: Game, seat: int) -> str:
+def choose_action(game: GameProtocol, seat: int) -> str:
     return choose_from_view(game.view(seat))
 
 

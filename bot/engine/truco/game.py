@@ -141,6 +141,7 @@ class Game(GameRecord):
 
     GAME_NAME = GAME_NAME
     OPTIONS = Options
+    HAND_DEALT = ev.HAND_DEALT
 
     __slots__ = (
         "_answered",
