@@ -86,9 +86,9 @@ def walk(
     deals: Any = None,
 ) -> Iterator[tuple[Any, int, list[Event]]]:
     """The game after its start and after each action: (game, actions applied, new events)."""
-    module = rules_for(game_name).module
-    game = module.new_game(
-        module.Options.from_dict(dict(options)), seed, first_dealer=first_dealer, deals=deals
+    engine = rules_for(game_name).engine
+    game = engine.game.replay(
+        engine.options.from_dict(dict(options)), seed, first_dealer, [], deals=deals
     )
     yield game, 0, list(game.events)
     for count, (seat, action) in enumerate(actions, start=1):

@@ -18,13 +18,14 @@ every time it is asked for.
 from __future__ import annotations
 
 import asyncio
-import importlib
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 from bot.engine.common import Rng
+from bot.engine.euchre import search as euchre_search
+from bot.engine.truco import search as truco_search
 from bot.tables.replay import HAND_DEALT, walk
 from bot.workers import worker_pool
 
@@ -159,13 +160,12 @@ def decision_tasks(
 
 def judge(task: DecisionTask) -> Decision:
     """The search's value of every legal option of one decision (in a worker process)."""
-    search = importlib.import_module(f"bot.engine.{task.game}.search")
     options: list[OptionValue]
     if task.game == "truco":
-        both = search.evaluate_both(task.view, task.history, task.iterations, task.seed)
+        both = truco_search.evaluate_both(task.view, task.history, task.iterations, task.seed)
         options = [OptionValue(action, value, hand) for action, value, hand in both]
     else:
-        values = search.evaluate(task.view, task.history, task.iterations, task.seed)
+        values = euchre_search.evaluate(task.view, task.history, task.iterations, task.seed)
         options = [OptionValue(action, value) for action, value in values]
     # Best first; among equals the legal order (the order the search itself prefers them in).
     options.sort(key=lambda option: -option.value)

@@ -15,7 +15,7 @@ from bot.engine.protocol import GameProtocol
 from bot.engine.registry import ENGINES, engine_for
 from bot.tables import games as table_games
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 GAMES = sorted(ENGINES)
 # The longest games there are: a euchre rubber, truco to 30.
 OPTIONS: dict[str, dict[str, object]] = {"euchre": {"match": "rubber"}, "truco": {"target": 30}}
