@@ -103,7 +103,9 @@ async def test_play_again_starts_a_new_game_with_the_same_seats(
     again = await world.alice.click(message, "Play again")
     assert again.content == t("table.error.already_ready", world.alice.locale)
     assert f"<@{world.alice.id}>, <@{world.bob.id}>, <@{world.carol.id}>" in message.text
-    await world.dave.click(message, "Play again")
+    last = await world.dave.click(message, "Play again")
+    # Issue 21 item 4: the last click started the game; it is not told to wait for everyone.
+    assert last.ephemeral and last.content == t("result.everyone_ready", world.dave.locale)
     await message.wait_until(
         lambda m: any(b.custom_id == f"tb:{table_id}:hand" for b in m.buttons), timeout=15
     )
