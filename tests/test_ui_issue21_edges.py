@@ -38,19 +38,6 @@ def test_item4_the_play_again_field_does_not_repeat_its_title() -> None:
     assert not (field.value or "").startswith(t("result.button.again"))
 
 
-def test_item5_the_footer_counts_hands_not_versions() -> None:
-    table = make_table("truco", {}, seed=5)
-    table.record.version = 183
-    embed = render.table_message(table).embed
-    assert embed is not None and embed.footer.text is not None
-    assert "183" not in embed.footer.text and "move" not in embed.footer.text
-    assert embed.footer.text == t("table.footer", None, table=42, hand=1)
-    euchre = make_table("euchre", {}, seed=5)
-    euchre.record.version = 77
-    footer = render.table_message(euchre).embed.footer.text  # type: ignore[union-attr]
-    assert footer is not None and "77" not in footer
-
-
 def test_item6_the_deadline_speaks_to_the_player() -> None:
     table = make_table("truco", {}, seed=6)
     table.record.turn_deadline = 2_000_000_000.0

@@ -158,7 +158,7 @@ STRINGS: dict[str, str] = {
     "table.team": "Team {number}",
     "table.empty_seat": "(empty)",
     "table.bot_name": "🤖 Bot {number}",
-    "table.footer": "Table {table} · hand {hand}",
+    "table.footer": "Table {table} · move {version}",
     "table.footer_closed": "Table {table}",
     "table.notice.restored": "♻️ Table restored after a restart — play on.",
     "table.moved": "This table moved: {url}",
