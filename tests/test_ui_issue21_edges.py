@@ -164,3 +164,21 @@ def test_T15_the_hand_offers_covering_on_a_second_row_and_never_shows_a_covered_
     # Whole games with covers: no message ever shows a face it must not (check_step).
     for seed in (21, 22):
         play_out(make_table("truco", {"coberta": True}, seed=seed, bots={1}), random.Random(seed))
+
+
+def test_T15_the_hands_log_shows_the_covered_cards_once_the_hand_is_over() -> None:
+    from bot.ui.game_log import log_blocks
+    from tests.test_truco_coberta import FIRST_ROUND, coberta_game, play
+
+    game = coberta_game()
+    play(game, FIRST_ROUND)
+    play(game, {0: "cover:4C", 3: "play:6D", 2: "play:5H", 1: "play:5D"})
+    names = ["Ana", "Bia", "Cid", "Duda"]
+    during = "\n".join(
+        line for block in log_blocks("truco", game, names.__getitem__) for line in block
+    )
+    assert "4♣" not in during and FACE_DOWN_TEXT in during
+    play(game, {3: "play:7D", 2: "play:AS", 1: "play:7H", 0: "play:6H"})
+    blocks = log_blocks("truco", game, names.__getitem__)
+    shown = t("event.truco.covered", None, cards="Ana 4♣")
+    assert shown in blocks[0]
