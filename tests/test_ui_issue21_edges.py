@@ -161,6 +161,10 @@ def test_T15_the_hand_offers_covering_on_a_second_row_and_never_shows_a_covered_
     table.record.version += 1
     public = render.table_message(table)
     assert FACE_DOWN_TEXT in repr(public.embed.to_dict())  # type: ignore[union-attr]
+    # The picture draws it as a card back (the face is not in the public view at all).
+    scene = scene_of(table)
+    assert {"seat": seat, "card": "??"} in scene.view["trick"]  # type: ignore[index]
+    picture.draw_table(scene)
     # Whole games with covers: no message ever shows a face it must not (check_step).
     for seed in (21, 22):
         play_out(make_table("truco", {"coberta": True}, seed=seed, bots={1}), random.Random(seed))
