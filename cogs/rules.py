@@ -1,6 +1,8 @@
-"""/rules: a readable summary of each game's rules, privately."""
+"""/rules: a readable summary of each game's rules, privately; at a table, for its options."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -8,10 +10,14 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from bot.texts import t
+from bot.ui.rules_text import rules_text
 from bot.ui.translator import command_text
 
 
 class Rules(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
     @app_commands.command(name="rules", description=command_text("cmd.rules"))
     @app_commands.describe(game=command_text("cmd.rules.game"))
     @app_commands.choices(
@@ -19,16 +25,24 @@ class Rules(commands.Cog):
     )
     async def rules(self, interaction: discord.Interaction, game: Choice[str]) -> None:
         locale = str(interaction.locale)
-        text = t(f"rules.{game.value}", locale)
-        if game.value == "euchre":
-            text = text.format(target=10)
+        options = self._table_options(interaction, game.value)
         embed = discord.Embed(
             title=t(f"rules.choice.{game.value}", locale),
-            description=text,
+            description=rules_text(game.value, options, locale),
             colour=discord.Colour.dark_green(),
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
+    def _table_options(self, interaction: discord.Interaction, game: str) -> dict[str, Any] | None:
+        """The options of this channel's table of `game`, if there is one."""
+        table_ui = getattr(self.bot, "table_ui", None)
+        if table_ui is None or interaction.channel_id is None:
+            return None
+        table = table_ui.service.in_channel(interaction.channel_id)
+        if table is None or table.game_name != game:
+            return None
+        return dict(table.options)
+
 
 async def setup(bot: commands.Bot) -> None:
-    await bot.add_cog(Rules())
+    await bot.add_cog(Rules(bot))

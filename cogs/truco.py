@@ -22,6 +22,7 @@ class Truco(commands.GroupCog, group_name="truco", group_description=command_tex
     @app_commands.command(name="new", description=command_text("cmd.truco.new"))
     @app_commands.describe(
         target=command_text("cmd.truco.target"),
+        coberta=command_text("cmd.truco.coberta"),
         turn_timer=command_text("cmd.new.turn_timer"),
         pings=command_text("cmd.new.pings"),
         pictures=command_text("cmd.option.pictures"),
@@ -34,6 +35,7 @@ class Truco(commands.GroupCog, group_name="truco", group_description=command_tex
         self,
         interaction: discord.Interaction,
         target: Choice[int] | None = None,
+        coberta: bool | None = None,
         turn_timer: Choice[int] | None = None,
         pings: bool | None = None,
         pictures: bool | None = None,
@@ -41,6 +43,8 @@ class Truco(commands.GroupCog, group_name="truco", group_description=command_tex
         options: dict[str, Any] = {}
         if target is not None:
             options["target"] = target.value
+        if coberta:
+            options["coberta"] = True
         settings = chosen_settings(turn_timer, pings, pictures)
         await self.bot.table_ui.create_table(interaction, "truco", options, settings)
 

@@ -17,6 +17,7 @@ from PIL import Image, ImageDraw, ImageFont, features
 
 from bot.engine.euchre.cards import JOKER_CODE
 from bot.engine.euchre.cards import RANKS as EUCHRE_RANKS
+from bot.engine.truco.cards import FACE_DOWN
 from bot.engine.truco.cards import RANKS as TRUCO_RANKS
 
 SCALE = 4  # supersampling of shapes
@@ -131,7 +132,10 @@ def face_texts(code: str, width: int) -> list[tuple[str, int]]:
 # 53 cards at the table picture's three widths and the seat picture's three (~15 MB at most).
 @lru_cache(maxsize=384)
 def card_face(code: str, width: int) -> Image.Image:
-    """A card face `width` pixels wide (height 1.4 times that)."""
+    """A card face `width` pixels wide (height 1.4 times that); a truco card played face down
+    (T15) shows its back."""
+    if code == FACE_DOWN:
+        return card_back(width)
     height = round(width * 1.4)
     radius = max(3, width // 10)
 

@@ -229,7 +229,7 @@ def _seat_note(scene: Scene, seat: int) -> str:
         return ""
     locale = scene.locale
     notes = []
-    if view["dealer"] == seat:
+    if view["dealer"] == seat and scene.stage == "play":  # no deal after the game is over
         notes.append(t("picture.dealer", locale))
     if seat in (view.get("alone") or ()):
         notes.append(t("picture.alone", locale))
@@ -268,19 +268,22 @@ def _score_box(draw: ImageDraw.ImageDraw, scene: Scene) -> None:
     locale = scene.locale
     title = t(f"game.{scene.game}", locale)
     draw.rounded_rectangle([22, 18, 226, 114], radius=12, fill=RAIL[scene.game], outline=WHITE)
-    _text(draw, (34, 26), title, 18, fill=WHITE)
+    _text(draw, (34, 22), title, 18, fill=WHITE)
+    # The target on the header row's left, under the title: beside a long title ("Truco
+    # Mineiro") it ran into the column header (issue 21 item 10).
     _text(
         draw,
-        (34 + _length(draw, title, 18) + 8, 31),
+        (34, 59),
         t("picture.target", locale, target=view["target"]),
-        13,
+        11,
         bold=False,
         fill=DIM,
+        anchor="lb",
     )
     if scene.stage == "play":
         # The column of tricks (euchre) or rounds (truco) won in this hand.
         column = t(f"picture.tricks.{scene.game}", locale)
-        _text(draw, (212, 56), column, 11, fill=TURN, anchor="rb")
+        _text(draw, (212, 59), column, 11, fill=TURN, anchor="rb")
     for team in (0, 1):
         y = 62 + team * 24
         draw.rounded_rectangle([34, y + 3, 46, y + 15], radius=3, fill=TEAM_COLOURS[team])
@@ -422,7 +425,10 @@ def draw_table(scene: Scene) -> Image.Image:
         _lobby(draw, scene)
     else:
         _score_box(draw, scene)
-        if scene.game == "euchre":
+        # The hand's box (trump, worth, asks) is for a hand in play: not on the game-over picture.
+        if scene.stage != "play":
+            pass
+        elif scene.game == "euchre":
             _euchre_box(image, draw, scene)
         else:
             _truco_box(draw, scene)

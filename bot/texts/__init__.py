@@ -26,6 +26,7 @@ from bot.texts.en import PLURALS
 from bot.texts.en import STRINGS as ENGLISH
 
 LOCALES_DIR = Path(__file__).resolve().parent / "locales"
+PLURAL_ZERO = frozenset({"pt_BR"})  # catalogs whose zero takes the plural form
 
 
 def catalog_names() -> list[str]:
@@ -68,7 +69,10 @@ def n(key: str, locale: str | None, count: int, /, **values: object) -> str:
     singular, plural = PLURALS[key]
     name = catalog_for(locale)
     if name:
-        template = translations(name).npgettext(key, singular, plural, count)
+        # Brazilian usage counts zero in the plural ("0 pontos", issue 21 item 9); the
+        # catalog's rule, from CLDR's Portuguese, would say "0 ponto".
+        rule_count = 2 if count == 0 and name in PLURAL_ZERO else count
+        template = translations(name).npgettext(key, singular, plural, rule_count)
     else:
         template = singular if count == 1 else plural
     return template.format(count=count, **values)

@@ -25,7 +25,7 @@ A rubber is won by the first side to win two games."""
 
 RULES_TRUCO = """\
 **Truco Mineiro** — four players, partners sit opposite, turns go counter-clockwise. \
-First pair to **12** points wins.
+First pair to **{target}** points wins.
 **Deck** 40 cards (no 8, 9, 10). Three cards each; a hand is up to three rounds (*vazas*).
 **Manilhas** 4♣ *zap* > 7♥ *copas* > A♠ *espadilha* > 7♦ *ouros*. Then by face only: \
 3, 2, A, K, J, Q, 7, 6, 5, 4 — equal faces from both pairs tie (*empate*).
@@ -35,9 +35,9 @@ dealer's pair. After a tie the same player leads again.
 **Truco!** A hand is worth 2. On your turn, before playing, ask **truco** (4). The other pair \
 accepts, runs, or raises: **seis** (6), **dez** (10), **doze** (12). Running gives the askers \
 2, 4, 6 or 10. A pair cannot raise twice in a row.
-**Mão de dez** When one pair has exactly 10, its two players see each other's cards and decide \
+**Mão de dez** When one pair has exactly {ten}, its two players see each other's cards and decide \
 to play (worth 4) or refuse (the others score 2). No truco in that hand.
-**Mão de ferro** Both pairs at 10: no truco, worth 2, the winner takes the game.
+**Mão de ferro** Both pairs at {ten}: no truco, worth 2, the winner takes the game.
 *Our table rules where the original text is silent:* random first dealer, the deal and the turn \
 pass counter-clockwise, the player after the dealer leads; two equal top cards from one pair \
 win the round for that pair; either partner may answer a truco or decide the mão de dez — the \
@@ -47,6 +47,9 @@ STRINGS: dict[str, str] = {
     # /rules
     "rules.euchre": RULES_EUCHRE,
     "rules.truco": RULES_TRUCO,
+    "rules.truco.coberta": "**Coberta** (a table option): from the second round on you may play a "
+    "card face down. It beats nothing and ties nothing; everyone sees it when the hand ends.",
+    "rules.truco.coberta.on": "This table plays with coberta.",
     "rules.choice.euchre": "Euchre",
     "rules.choice.truco": "Truco Mineiro",
     # errors and refusals (one short sentence each)
@@ -115,6 +118,7 @@ STRINGS: dict[str, str] = {
     "cmd.truco": "Truco Mineiro tables",
     "cmd.truco.new": "Open a Truco Mineiro table in this channel.",
     "cmd.truco.target": "Points to win",
+    "cmd.truco.coberta": "Coberta: from round 2 a card may be played face down",
     "cmd.truco.target.12": "12 points (standard)",
     "cmd.truco.target.24": "24 points (a long game)",
     "cmd.truco.target.6": "6 points (a quick game)",
@@ -183,6 +187,9 @@ STRINGS: dict[str, str] = {
     "table.rubber": "Games won — Team 1: {team0} · Team 2: {team1}",
     "table.field.hand": "This hand",
     "table.hand_value": "Worth {value} points",
+    "options.coberta": "coberta",
+    "hand.button.cover": "{card} face down",
+    "event.truco.covered": "Played face down: {cards}.",
     "table.pending_ask": "{team} asks {ask}: accepting makes it {value}, running gives {run_value}",
     "table.hand_of_ten": "Mão de dez: {team} decides",
     "table.iron_hand": "Mão de ferro: no truco, the winner takes the game",
@@ -249,6 +256,9 @@ STRINGS: dict[str, str] = {
     # --- tables: a player's hand (private) ---
     "hand.title": "**Your hand** — {game}, table {table} · {team} with {partner}",
     "hand.cards": "Cards: {cards}",
+    "hand.manilhas": "Manilhas, high to low: zap, copas, espadilha, ouros",
+    "hand.bowers": "Bowers: the jacks of {right} (right) and {left} (left)",
+    "hand.top_cards.mine": "yours: {cards}",
     "hand.discarded": "You discarded {card}.",
     "hand.partner_cards": "{partner}'s cards: {cards}",
     "hand.trick": "On the table: {cards}",
@@ -426,7 +436,7 @@ STRINGS: dict[str, str] = {
     "table.mark.covered": "🤖 playing for {player}",
     "table.mark.away": "🤖 playing for {player} until they are back",
     "table.mark.left": "left: {player}",
-    "table.deadline": "⏳ A bot plays for {who} {when} if they don't.",
+    "table.deadline": "⏳ {who}, a bot plays for you {when} if you don't.",
     "table.button.back": "I'm back",
     "table.button.leave": "Leave",
     "table.left": "You left the table; a bot plays your seat. The result counts for the others.",
@@ -434,7 +444,8 @@ STRINGS: dict[str, str] = {
     "ping.turn": "🃏 {who}: your turn at the {game} table. {url}",
     "ping.warning": "⏳ {who}: half your time is gone — a bot plays for you {when}. {url}",
     "result.ready": "Ready for another game: {players} ({count} of {total})",
-    "result.ready_none": "Play again? Click when you are ready; the game starts when everyone is.",
+    "result.ready_none": "Click when you are ready; the game starts when everyone is.",
+    "result.everyone_ready": "Everyone is ready: the new game has started!",
     "result.button.start_now": "Start now (host)",
     "result.you_are_ready": "You're ready. The game starts when everyone is, or when the host "
     "starts it.",

@@ -12,6 +12,8 @@ SUIT_SYMBOLS: dict[str, str] = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 SYMBOL_SUITS: dict[str, str] = {symbol: suit for suit, symbol in SUIT_SYMBOLS.items()}
 JOKER_CODE = "JO"
 JOKER_TEXT = "🃏"
+FACE_DOWN_CODE = "??"  # a truco card played face down (T15), as views and events show it
+FACE_DOWN_TEXT = "🂠"
 
 # Ranks of both games: euchre 7 8 9 T J Q K A, truco A 2 3 4 5 6 7 J Q K.
 _RANK_TEXT = {"T": "10"}
@@ -22,6 +24,8 @@ _CARD_PATTERN = re.compile(r"(10|[2-9AJQK])([♣♦♥♠])|🃏")
 def card_text(code: str) -> str:
     if code == JOKER_CODE:
         return JOKER_TEXT
+    if code == FACE_DOWN_CODE:
+        return FACE_DOWN_TEXT
     rank, suit = code[:-1], code[-1]
     return _RANK_TEXT.get(rank, rank) + SUIT_SYMBOLS[suit]
 

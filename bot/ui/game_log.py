@@ -97,6 +97,9 @@ def log_blocks(
             )
         if line:
             blocks[-1].append(line)
+        if event.data.get("covered"):  # truco coberta (T15): the hand is over, faces shown
+            covered = cards_line(event.data["covered"], name_of)
+            blocks[-1].append(t("event.truco.covered", locale, cards=covered))
         if event.kind == _HAND_END[game_name] and "scores" in event.data:
             scores = event.data["scores"]
             blocks[-1].append(t("history.log.score", locale, team0=scores[0], team1=scores[1]))

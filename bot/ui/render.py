@@ -118,6 +118,8 @@ def _notice(table: Table, locale: str | None) -> str:
 
 
 def _footer(table: Table, locale: str | None) -> str:
+    # Issue 21 item 5 (not done here): the version is what the e2e driver and the demo read to
+    # match a message to a state; it can leave the footer once they have another carrier.
     return t("table.footer", locale, table=table.id, version=table.version)
 
 
@@ -136,6 +138,8 @@ def options_summary(table: Table, locale: str | None) -> str:
         ]
     else:
         parts = [t("options.target", locale, target=options["target"])]
+        if options.get("coberta"):
+            parts.append(t("options.coberta", locale))
     return " · ".join(parts)
 
 
@@ -662,6 +666,29 @@ def hand_prompt(table: Table, view: dict[str, Any], locale: str | None) -> str:
     return t("hand.waiting", locale, who=waiting)
 
 
+# Issue 21 item 11: the hand says which cards rank above the rest: Truco Mineiro's manilhas
+# (fixed, T4, high to low) and euchre's bowers (the jacks of trump and of its colour), and which
+# of them the player holds. The line names them without writing a card the reader may not hold.
+TRUCO_MANILHAS = ("4C", "7H", "AS", "7D")
+SAME_COLOUR = {"H": "D", "D": "H", "S": "C", "C": "S"}
+
+
+def _top_cards_line(table: Table, view: dict[str, Any], locale: str | None) -> list[str]:
+    if table.game_name == "truco":
+        line = t("hand.manilhas", locale)
+        top: tuple[str, ...] = TRUCO_MANILHAS
+    else:
+        trump = view.get("trump")
+        if trump is None:
+            return []
+        line = t("hand.bowers", locale, right=suit_text(trump), left=suit_text(SAME_COLOUR[trump]))
+        top = ("J" + trump, "J" + SAME_COLOUR[trump])
+    mine = [card for card in top if card in (view["hand"] or ())]
+    if mine:
+        line += " — " + t("hand.top_cards.mine", locale, cards=cards_text(mine))
+    return [line]
+
+
 def hand_message(
     table: Table,
     seat: int,
@@ -696,6 +723,7 @@ def hand_message(
     lines.append(
         t("hand.cards", locale, cards=cards_text(hand) if hand else t("table.none", locale))
     )
+    lines.extend(_top_cards_line(table, view, locale))
     if table.game_name == "euchre":
         if view["trump"] is not None:
             lines.append(
@@ -744,10 +772,13 @@ def hand_message(
 
     buttons = Buttons()
     card_actions: dict[str, str] = {}
+    covers: list[tuple[str, str]] = []  # truco coberta (T15): a card played face down
     for action in legal:
         verb, _, rest = action.partition(":")
         if verb in ("play", "discard"):
             card_actions[rest] = action
+        elif verb == "cover":
+            covers.append((rest, action))
     for index, card in enumerate(hand):
         card_action = card_actions.get(card)
         if card_action is None:
@@ -772,7 +803,14 @@ def hand_message(
             style=Style.secondary,
             row=min(index // 5, 1),
         )
-    decisions = [a for a in legal if a.split(":")[0] not in ("play", "discard")]
+    for card, action in covers:  # a second row: the same cards, face down
+        buttons.add(
+            game_action_id(table.id, version, action),
+            label=t("hand.button.cover", locale, card=card_text(card)),
+            style=Style.secondary,
+            row=1,
+        )
+    decisions = [a for a in legal if a.split(":")[0] not in ("play", "discard", "cover")]
     for index, action in enumerate(decisions):
         buttons.add(
             game_action_id(table.id, version, action),

@@ -286,7 +286,10 @@ class TableUI:
                 change = service.start_now(table_id, user.id)
             else:  # "again"
                 change = service.play_again(table_id, user.id)
-            await self.in_time(interaction, change)
+            changed = await self.in_time(interaction, change)
+            if verb == "again" and changed.status != "finished":
+                # This click was the last one needed: the game has started (issue 21 item 4).
+                private = "result.everyone_ready"
             if private is not None:
                 await say(interaction, t(private, locale))
             elif not interaction.response.is_done():

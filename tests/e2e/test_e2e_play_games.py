@@ -85,7 +85,9 @@ async def test_play_again_starts_a_new_game_with_the_same_seats(
     again = await world.alice.click(message, "Play again")
     assert again.content == t("table.error.already_ready", world.alice.locale)
     assert f"<@{world.alice.id}>, <@{world.bob.id}>, <@{world.carol.id}>" in message.text
-    await world.dave.click(message, "Play again")
+    last = await world.dave.click(message, "Play again")
+    # Issue 21 item 4: the last click started the game; it is not told to wait for everyone.
+    assert last.ephemeral and last.content == t("result.everyone_ready", world.dave.locale)
     await message.wait_until(
         lambda m: any(b.custom_id == f"tb:{table_id}:hand" for b in m.buttons), timeout=15
     )
@@ -113,3 +115,18 @@ async def test_slow_work_is_deferred_and_every_answer_still_arrives(
     deferred = [i for i in emulator.interactions if i.response_type in (5, 6)]
     assert len(deferred) > 10
     driver.assert_no_failures()
+
+
+async def test_T15_coberta_two_people_and_two_bots_play_a_whole_game(
+    emulator: Emulator, world: World, running_bot: CardTableBot
+) -> None:
+    # Issue 21: the hand message's face-down row is clicked like any button; every version of
+    # the table message and every hand is checked for a face it must not show.
+    scale_rate_limits(emulator, running_bot, per=1.0)
+    driver = await play_game(world, running_bot, "truco new", 8, humans=2, target=6, coberta=True)
+    table = driver.table
+    assert table.options.get("coberta") is True
+    covers = [(s, a) for s, a in table.record.actions if a.startswith("cover:")]
+    assert any(not table.is_bot_seat(s) for s, _ in covers), "a person played face down"
+    hands_won = [e for e in table.game.events if e.kind == "hand_won"]
+    assert sum(len(e.data["covered"]) for e in hands_won) == len(covers)

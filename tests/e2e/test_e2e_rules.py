@@ -82,3 +82,19 @@ async def test_a_mention_of_the_bot_is_harmless(
     reply = await world.alice.slash(world.table, "rules", game="euchre")  # the bot read both
     assert reply.embed is not None
     assert emulator.take_bot_errors() == []
+
+
+async def test_rules_from_a_table_use_its_options(
+    emulator: Emulator, world: World, running_bot: CardTableBot
+) -> None:
+    # Issue 21 item 8: at a table played to 6, /rules truco must not say "First pair to 12".
+    await world.alice.slash(world.table, "truco new", target=6, coberta=True)
+    reply = await world.dave.slash(world.table, "rules", game="truco")
+    assert reply.embed is not None
+    assert "**6** points" in reply.text and "**12** points" not in reply.text
+    assert "exactly 4" in reply.text  # the mão de dez comes at target - 2
+    assert "coberta" in reply.text.lower() and "This table plays with coberta" in reply.text
+    # Elsewhere (no table in the channel), the seed's game.
+    plain = await world.dave.slash(world.guild.add_channel("other"), "rules", game="truco")
+    assert plain.embed is not None and "**12** points" in plain.text
+    assert "This table plays with coberta" not in plain.text

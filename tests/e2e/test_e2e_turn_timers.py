@@ -85,7 +85,10 @@ async def test_a_player_who_never_clicks_is_pinged_warned_played_for_and_comes_b
         deadline = table.record.turn_deadline
         assert deadline is not None
         await message.wait_until(
-            lambda m: f"⏳ A bot plays for {you} <t:{int(deadline)}:R> if they don't." in m.content
+            # Issue 21 item 6: said to her, in the second person.
+            lambda m: (
+                f"⏳ {you}, a bot plays for you <t:{int(deadline)}:R> if you don't." in m.content
+            )
         )
 
         # Half time: the warning replaces the ping (a new message: it notifies her again).

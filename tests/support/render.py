@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
+
+import discord
 
 from bot.tables.games import rules_for
 from bot.tables.records import SeatRecord, TableRecord
 from bot.tables.service import Table
+from bot.ui import render
+from bot.ui.cards import card_text, cards_in_text
+from bot.ui.custom_ids import parse_game_action, parse_table_button
 
 USERS = [101, 102, 103, 104]
 
@@ -40,3 +46,113 @@ def make_table(
     return Table(
         record=record, rules=rules, game=game, seat_of_position=rules.seat_of_position(game)
     )
+
+
+def buttons(parts: render.MessageParts) -> list[discord.ui.Button[Any]]:
+    assert parts.view is not None
+    return [getattr(item, "item", item) for item in parts.view.children]
+
+
+def play_out(table: Table, rng: random.Random, check_every: int = 1) -> int:
+    game = table.game
+    steps = 0
+    while not game.is_over:
+        if steps % check_every == 0:
+            check_step(table)
+        seat = rng.choice(game.to_act)
+        game.apply(seat, rng.choice(game.legal_actions(seat)))
+        table.record.version += 1
+        steps += 1
+    check_step(table)
+    return steps
+
+
+def texts_of(parts: render.MessageParts) -> list[str]:
+    """Every string a reader of the message can see (custom ids included: clients receive them)."""
+    out = [parts.content]
+    if parts.embed is not None:
+        out.append(repr(parts.embed.to_dict()))
+    if parts.view is not None:
+        for item in parts.view.children:
+            button = getattr(item, "item", item)
+            out.append(str(button.label))
+            out.append(str(button.custom_id))
+    return out
+
+
+def check_discord_limits(parts: render.MessageParts) -> None:
+    assert len(parts.content) <= 2000
+    if parts.embed is not None:
+        embed = parts.embed
+        assert len(embed) <= 6000
+        assert len(embed.fields) <= 25
+        for f in embed.fields:
+            assert 1 <= len(f.value or "") <= 1024 and len(f.name or "") <= 256
+    if parts.view is not None:
+        rows = parts.view.to_components()
+        assert len(rows) <= 5
+        ids = []
+        for row in rows:
+            assert 1 <= len(row["components"]) <= 5
+            for component in row["components"]:
+                assert len(component["custom_id"]) <= 100
+                assert 1 <= len(component.get("label", "x")) <= 80
+                ids.append(component["custom_id"])
+        assert len(ids) == len(set(ids)) and len(ids) <= 25
+
+
+def revealed_cards(table: Table) -> set[str]:
+    """Cards that have been public at some point of the game: played, turned up, drawn."""
+    game = table.game
+    seen: set[str] = set()
+    for _, action in game.actions:
+        if action.startswith("play:"):
+            seen.add(action.split(":")[1])
+    for event in game.events:
+        if event.kind == "hand_dealt" and "turned_card" in event.data:
+            seen.add(event.data["turned_card"])
+        if event.kind == "seating_drawn":
+            seen.update(d["card"] for r in event.data["rounds"] for d in r)
+    return seen
+
+
+def check_step(table: Table) -> None:
+    game = table.game
+    hands = {seat: set(game.view(seat)["hand"]) for seat in range(4)}
+    revealed = revealed_cards(table)
+
+    public = render.table_message(table)
+    check_discord_limits(public)
+    shown = set().union(*(cards_in_text(text) for text in texts_of(public)))
+    hidden_somewhere = set().union(*hands.values()) - revealed
+    assert not shown & hidden_somewhere, (
+        f"public message shows hidden cards {shown & hidden_somewhere}"
+    )
+    public_view = game.view(None)
+    for seat in public_view["to_act"]:
+        player = table.player_at(seat)
+        if not player.is_bot:
+            assert f"<@{player.user_id}>" in public.content
+    for entry in public_view["trick"]:
+        assert card_text(entry["card"]) in repr(public.embed.to_dict())
+
+    for seat in range(4):
+        view = game.view(seat)
+        mine = render.hand_message(table, seat)
+        check_discord_limits(mine)
+        visible = set(view["hand"]) | set(view.get("partner_hand") or ()) | revealed
+        if view.get("discard"):
+            visible.add(view["discard"])
+        others = set().union(*(hands[s] for s in range(4) if s != seat)) - visible
+        shown = set().union(*(cards_in_text(text) for text in texts_of(mine)))
+        assert not shown & others, f"seat {seat} sees {shown & others}"
+        enabled = set()
+        for button in buttons(mine):
+            game_id = parse_game_action(button.custom_id or "")
+            if game_id is not None:
+                assert game_id.table_id == table.id and game_id.version == table.version
+                if not button.disabled:
+                    enabled.add(game_id.action)
+            else:
+                assert parse_table_button(button.custom_id or "") is not None
+        assert enabled == set(view["legal_actions"])

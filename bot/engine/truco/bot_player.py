@@ -9,7 +9,9 @@ The rules of thumb:
 - play a hand of ten when the pair's six cards hold two twos, threes or manilhas;
 - lead the strongest card; otherwise play the cheapest card that takes the round, let the
   partner's winning card stand with the weakest, tie when a tie wins the hand, else throw the
-  weakest.
+  weakest;
+- coberta (T15): a card thrown below the round's best cannot take or tie it, so it goes face
+  down when covering is allowed (it tells the other pair nothing).
 """
 
 from __future__ import annotations
@@ -19,12 +21,15 @@ from typing import Any
 
 from bot.engine.common import IllegalAction
 from bot.engine.protocol import GameProtocol
-from bot.engine.truco.cards import STRENGTH
+from bot.engine.truco.cards import FACE_DOWN, STRENGTH
+from bot.engine.truco.game import COVER_PREFIX
 
 RAISE_POWER = 4  # ask or counter-raise at this power or more
 ACCEPT_POWER = 2  # accept at this power or more
 STRONG = STRENGTH["2C"]  # twos, threes and manilhas
 MANILHA = STRENGTH["7D"]  # the lowest manilha
+# A card face down in the round (T15) beats and ties nothing.
+_STRENGTH = {**STRENGTH, FACE_DOWN: -1}
 
 
 def choose_action(game: GameProtocol, seat: int) -> str:
@@ -43,7 +48,13 @@ def choose_from_view(view: dict[str, Any]) -> str:
     power = _power(view)
     if "raise" in legal and power >= RAISE_POWER:
         return "raise"
-    return "play:" + _card_to_play(view)
+    card = _card_to_play(view)
+    cover = COVER_PREFIX + card
+    if cover in legal and view["trick"]:
+        best = max(_STRENGTH[entry["card"]] for entry in view["trick"])
+        if STRENGTH[card] < best:
+            return cover
+    return "play:" + card
 
 
 def _power(view: dict[str, Any]) -> int:
@@ -89,8 +100,8 @@ def _card_to_play(view: dict[str, Any]) -> str:
         return hand[-1]  # lead the strongest
     seat = view["seat"]
     team = seat % 2
-    best = max(STRENGTH[entry["card"]] for entry in trick)
-    teams_on_top = {entry["seat"] % 2 for entry in trick if STRENGTH[entry["card"]] == best}
+    best = max(_STRENGTH[entry["card"]] for entry in trick)
+    teams_on_top = {entry["seat"] % 2 for entry in trick if _STRENGTH[entry["card"]] == best}
     if teams_on_top == {team}:
         return hand[0]  # the partner holds the round: keep the good cards
     beating = [card for card in hand if STRENGTH[card] > best]

@@ -22,6 +22,9 @@ DECK_SET: Final[frozenset[str]] = frozenset(DECK)
 
 HAND_SIZE: Final = 3
 
+# T15 (coberta): what every view and public event shows for a card played face down.
+FACE_DOWN: Final = "??"
+
 # T4: the manilhas, high to low: zap, copas, espadilha, ouros.
 MANILHAS: Final[tuple[str, ...]] = ("4C", "7H", "AS", "7D")
 MANILHA_NAMES: Final[dict[str, str]] = {

@@ -20,11 +20,14 @@ is still in someone's hand: events are public.
   `hand_won` with reason "hand_of_ten_refused" follows.
 - `round_won` (seat None): {"round" (0-based), "team", "seat" (whose card won), "card",
   "leader" (who played first), "cards" ([{"seat", "card"}, ...] in play order)}.
+  A card played face down (T15) is "??" (cards.FACE_DOWN) here and in every view until its
+  hand ends.
 - `round_tied` (seat None): {"round", "card" (the tied top card played first), "leader",
   "cards"} -- "empate" (T6).
 - `hand_won` (seat None): {"team", "points", "reason", "scores" (after), "hand_number",
-  "hand_of_ten" (team at 10 or null), "iron_hand" (bool)}. Reasons: "two_rounds", "tie_rule"
-  (T8 decided it), "run" (T11), "hand_of_ten_refused" (T13).
+  "hand_of_ten" (team at 10 or null), "iron_hand" (bool), and with the coberta option (T15)
+  "covered" ([{"seat", "card"}]: the hand's cards played face down, shown now)}. Reasons:
+  "two_rounds", "tie_rule" (T8 decided it), "run" (T11), "hand_of_ten_refused" (T13).
 - `game_won` (seat None): {"team", "scores"} (T12).
 
 Statistics for storage, per player: asks = the `*_asked` events by seat (with "value", and

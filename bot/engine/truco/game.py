@@ -4,7 +4,8 @@ A game is options + seed + first dealer + the list of actions; `apply` moves it 
 returns the events. Every action is validated completely before anything changes, so an illegal
 action (or a bad hand-built deal for the next hand) leaves the state exactly as it was.
 
-Actions: `play:<card>` (e.g. `play:7H`), `raise` (ask truco, or six / ten / twelve: the engine
+Actions: `play:<card>` (e.g. `play:7H`), `cover:<card>` (T15, the `coberta` option: the card
+played face down, from the second round on), `raise` (ask truco, or six / ten / twelve: the engine
 knows the next step of the ladder; while answering an ask it is the counter-raise of T9),
 `accept`, `run`. In the hand-of-ten decision (T13) the pair at 10 answers `accept` (play the hand)
 or `run` (refuse it).
@@ -37,6 +38,7 @@ from bot.engine.truco import events as ev
 from bot.engine.truco.cards import (
     DECK,
     DISPLAY_DECK,
+    FACE_DOWN,
     HAND_SIZE,
     STRENGTH,
     checked_hands,
@@ -46,9 +48,21 @@ from bot.engine.truco.cards import (
 from bot.engine.truco.errors import AlreadyAnswered
 from bot.engine.truco.options import Options
 
+# T15: a covered card sits in the round as COVER_MARK + its code. It ranks below every card, so it
+# beats and ties nothing; only a round of four covered cards has it on top, and that round is tied
+# (both pairs hold the top). Views and events show it as FACE_DOWN until its hand ends.
+COVER_MARK: Final = "_"
+_RANK: Final[dict[str, int]] = {**STRENGTH, **{COVER_MARK + code: -1 for code in DECK}}
+
 # _SEAT_CARD[seat][card]: a round event's {seat, card}. Shared by every event of every game, and
 # read-only like all event data: a table holds a hand or two of events.
-_SEAT_CARD: Final = tuple({code: {"seat": s, "card": code} for code in DECK} for s in range(4))
+_SEAT_CARD: Final = tuple(
+    {
+        **{code: {"seat": s, "card": code} for code in DECK},
+        **{COVER_MARK + code: {"seat": s, "card": FACE_DOWN} for code in DECK},
+    }
+    for s in range(4)
+)
 
 GAME_NAME: Final = "truco"
 
@@ -82,8 +96,13 @@ ACCEPT: Final = "accept"
 RUN: Final = "run"
 RAISE: Final = "raise"
 PLAY_PREFIX: Final = "play:"
+COVER_PREFIX: Final = "cover:"
+HIDDEN_COVER: Final = "cover:?"  # another seat's covered card, in hand_history (T15)
 # Precomputed both ways so the hot path never builds or parses an action string.
 PLAY_ACTION: Final[dict[str, str]] = {card: PLAY_PREFIX + card for card in DECK}
+# `cover:<card>` -> the `play:<card>` the hand holds, and back.
+COVER_PLAY: Final[dict[str, str]] = {COVER_PREFIX + card: PLAY_ACTION[card] for card in DECK}
+PLAY_COVER: Final[dict[str, str]] = {play: cover for cover, play in COVER_PLAY.items()}
 _PREFIX_LEN: Final = len(PLAY_PREFIX)
 # Hands hold `play:` action strings, so legal_actions is a list copy and apply a membership test.
 PLAY_DISPLAY_DECK: Final[tuple[str, ...]] = tuple(PLAY_ACTION[card] for card in DISPLAY_DECK)
@@ -145,6 +164,7 @@ class Game(GameRecord):
 
     __slots__ = (
         "_answered",
+        "_coberta",
         "_deals",
         "_fair",
         "_hand_of_ten",
@@ -212,6 +232,7 @@ class Game(GameRecord):
     _raise_open: bool
     _answered: int
     _hand_start: int
+    _coberta: bool
 
     def __init__(
         self,
@@ -243,6 +264,7 @@ class Game(GameRecord):
         self._hand_start = 0
         self._target = options.target
         self._special = options.special_score
+        self._coberta = options.coberta
         self.hand_number = 0
         self.dealer = first_dealer
         self.winner = None
@@ -276,9 +298,12 @@ class Game(GameRecord):
     def legal_actions(self, seat: int) -> list[str]:
         if seat == self._turn and seat.__class__ is int and self.phase == PHASE_PLAY:
             hand = self._hands[seat]  # already `play:` action strings, in display order
+            actions = hand[:]
+            if self._coberta and self._results:  # T15: covering, from the second round on
+                actions += [PLAY_COVER[play] for play in hand]
             if self._raise_open and (seat & 1) != self._last_asker:
-                return hand + _RAISE_ONLY
-            return hand[:]
+                actions += _RAISE_ONLY
+            return actions
         _check_seat(seat)
         if seat not in self._to_act or self.phase == PHASE_PLAY:
             return []
@@ -295,12 +320,21 @@ class Game(GameRecord):
         phase = self.phase
         if phase == PHASE_PLAY:
             hand = self._hands[seat]
+            played: str | None = action
             if action in hand:
+                code = action[_PREFIX_LEN:]
+            else:  # T15: `cover:<card>` plays a card of the hand face down
+                played = COVER_PLAY.get(action)
+                if played not in hand or not (self._coberta and self._results):
+                    played = None
+                else:
+                    code = COVER_MARK + action[len(COVER_PREFIX) :]
+            if played is not None:
                 trick = self._trick
                 if len(trick) < 3:  # the common case, inline: not the round's last card
                     self._answered = 0
-                    hand.remove(action)
-                    trick.append((seat, action[_PREFIX_LEN:]))
+                    hand.remove(played)
+                    trick.append((seat, code))
                     turn = NEXT_SEAT[seat]
                     self._turn = turn
                     self._to_act = [turn]
@@ -308,7 +342,7 @@ class Game(GameRecord):
                     # No event for a single card: the view shows the round in progress, the
                     # action log has every play, and the round's event lists its four cards.
                     return []
-                out = self._end_round(seat, action)
+                out = self._end_round(seat, played, code)
             elif action == RAISE and self._raise_open and (seat & 1) != self._last_asker:
                 self._answered = 0
                 out = self._ask(seat, self._level, False)
@@ -336,10 +370,13 @@ class Game(GameRecord):
         return out
 
     def hand_history(self, seat: int) -> list[tuple[int, str]]:
-        """This hand's actions as `seat` saw them (all public in Truco): with the view, all a
-        look-ahead may know (engine/truco/search.py)."""
+        """This hand's actions as `seat` saw them: another seat's covered card is `cover:?`
+        (T15), the rest is public. With the view, all a look-ahead may know (search.py)."""
         _check_seat(seat)
-        return self.actions[self._hand_start :]
+        return [
+            (s, HIDDEN_COVER if s != seat and a in COVER_PLAY else a)
+            for s, a in self.actions[self._hand_start :]
+        ]
 
     def _refuse(self, seat: object, action: object) -> NoReturn:
         if self.phase == PHASE_OVER:
@@ -424,17 +461,17 @@ class Game(GameRecord):
             self._to_act = [seat for seat in _turn_order(leader) if team_of(seat) == team]
             out.append(Event(ev.HAND_OF_TEN, None, {"team": team}))
 
-    def _end_round(self, seat: int, action: str) -> list[Event]:
-        """The round's fourth card: settle the round and, if that decides it, the hand -- all
+    def _end_round(self, seat: int, action: str, card: str) -> list[Event]:
+        """The round's fourth card (`action` the hand's `play:` string, `card` its code in the
+        round, covered or not): settle the round and, if that decides it, the hand -- all
         worked out before any change, because fetching the next deal may fail."""
-        card = action[_PREFIX_LEN:]
         cards = (*self._trick, (seat, card))
         best = -1
         best_seat = -1
         best_card = card
         teams_on_top = 0  # bit per team holding a card of the top strength
         for s, c in cards:
-            value = STRENGTH[c]
+            value = _RANK[c]
             if value > best:
                 best = value
                 best_seat = s
@@ -454,7 +491,7 @@ class Game(GameRecord):
                 None,
                 {
                     "round": round_index,
-                    "card": best_card,
+                    "card": _public(best_card),
                     "leader": leader,
                     "cards": shown,
                 },
@@ -593,21 +630,19 @@ class Game(GameRecord):
         scores[team] += points
         if self._fair is not None:
             self._fair.reveal()
-        out.append(
-            Event(
-                ev.HAND_WON,
-                None,
-                {
-                    "team": team,
-                    "points": points,
-                    "reason": reason,
-                    "scores": [scores[0], scores[1]],
-                    "hand_number": self.hand_number,
-                    "hand_of_ten": None if self._hand_of_ten < 0 else self._hand_of_ten,
-                    "iron_hand": self._iron,
-                },
-            )
-        )
+        data: dict[str, Any] = {
+            "team": team,
+            "points": points,
+            "reason": reason,
+            "scores": [scores[0], scores[1]],
+            "hand_number": self.hand_number,
+            "hand_of_ten": None if self._hand_of_ten < 0 else self._hand_of_ten,
+            "iron_hand": self._iron,
+        }
+        if self._coberta:  # T15: the hand is over, its covered cards are shown
+            played = [*(pair for r in self._rounds for pair in r[2]), *self._trick]
+            data["covered"] = [{"seat": s, "card": c[1:]} for s, c in played if c[0] == COVER_MARK]
+        out.append(Event(ev.HAND_WON, None, data))
         if next_hands is None:  # T12 (and T14: the iron hand's winner reaches the target)
             self.phase = PHASE_OVER
             self.is_over = True
@@ -809,8 +844,13 @@ class Game(GameRecord):
         )
 
 
+def _public(card: str) -> str:
+    """A card as every view shows it: a covered card face down (T15)."""
+    return FACE_DOWN if card[0] == COVER_MARK else card
+
+
 def _cards_view(cards: Sequence[tuple[int, str]]) -> list[dict[str, Any]]:
-    return [{"seat": s, "card": c} for s, c in cards]
+    return [{"seat": s, "card": _public(c)} for s, c in cards]
 
 
 def _cards(hand: list[str]) -> list[str]:

@@ -1,5 +1,5 @@
 """Table options of a Truco game. The defaults are exactly the seed's rules (T1-T14); house rules
-(coberta, best of three...) may be added later as new fields with seed-exact defaults."""
+are fields whose defaults keep the seed's game (`coberta`, T15, is off by default)."""
 
 from __future__ import annotations
 
@@ -17,13 +17,15 @@ MAX_TARGET = 30
 @dataclass(frozen=True)
 class Options:
     """`target`: points that win the game (T12). Points come in even amounts, so it must be even;
-    the hand of ten (T13) and the iron hand (T14) happen at `target - 2` (10 by default)."""
+    the hand of ten (T13) and the iron hand (T14) happen at `target - 2` (10 by default).
+    `coberta`: from the second round on a card may be played face down (T15, not in the seed)."""
 
     target: int = 12
     # How hands are dealt: "seeded" (the default: every old record) or "fair-v1"
     # (docs/fair-deals.md), which needs `players`, one id per seat.
     deal: str = SEEDED
     players: tuple[str, ...] | None = None
+    coberta: bool = False
 
     def __post_init__(self) -> None:
         target = self.target
@@ -34,6 +36,8 @@ class Options:
                 f"target must be even, from {MIN_TARGET} to {MAX_TARGET}: {target!r}"
             )
         object.__setattr__(self, "players", check_deal_options(self.deal, self.players))
+        if self.coberta.__class__ is not bool:
+            raise InvalidOptions(f"coberta must be true or false, not {self.coberta!r}")
 
     @property
     def special_score(self) -> int:
@@ -41,7 +45,11 @@ class Options:
         return self.target - 2
 
     def to_dict(self) -> dict[str, Any]:
-        return {"target": self.target} | deal_options_dict(self.deal, self.players)
+        # A house rule left off is not written: records of seed-rule games stay as they were.
+        data: dict[str, Any] = {"target": self.target}
+        if self.coberta:
+            data["coberta"] = True
+        return data | deal_options_dict(self.deal, self.players)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Options:

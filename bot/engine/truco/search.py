@@ -25,6 +25,10 @@ answer, theirs at our best answer), so accepting now and raising once the next r
 weighed against raising at once. The score enters through W, so a point near 12, a hand of ten
 or an iron hand weigh what they are worth.
 
+Coberta (T15): another seat's covered card is `cover:?` in the history and face down in the
+view; each sample draws it from the unseen cards like the cards still held. The play-outs never
+cover (a card covered below the round's best changes nothing), but our own covers are weighed.
+
 `iterations` is the number of sampled deals; each is played out once per card we may play now
 (once if we play none now), with quick play-outs that settle rounds as the engine does.
 
@@ -39,9 +43,11 @@ from typing import Any
 
 from bot.engine.common import Rng
 from bot.engine.fair_deal import SEEDED
-from bot.engine.truco.cards import DECK, STRENGTH
+from bot.engine.truco.cards import DECK, FACE_DOWN, STRENGTH
 from bot.engine.truco.events import HAND_WON
 from bot.engine.truco.game import (
+    COVER_PREFIX,
+    HIDDEN_COVER,
     NEXT_SEAT,
     PHASE_PLAY,
     PLAY_PREFIX,
@@ -55,6 +61,8 @@ from bot.engine.truco.options import Options
 _HAND_POINTS = 2  # an ordinary hand: the unit of the win-chance table
 # The rule player's order of a hand: weakest first (bot_player._card_to_play).
 _SORT_KEY: dict[str, tuple[int, str]] = {card: (STRENGTH[card], card) for card in DECK}
+# A card face down in the round (T15) beats and ties nothing.
+_STRENGTH: dict[str, int] = {**STRENGTH, FACE_DOWN: -1}
 
 # A betting-tree node: ("max" | "min", [(action, child), ...]); ("leaf", key, stake): the hand
 # played out at `stake` after our seat plays `key` (None: from the player on turn);
@@ -91,7 +99,7 @@ def _card(hand: list[str], trick: list[tuple[int, str]], tie_helps: bool, team: 
     best = -1
     on_top = 0
     for s, c in trick:
-        value = STRENGTH[c]
+        value = _STRENGTH[c]
         if value > best:
             best, on_top = value, 1 << (s & 1)
         elif value == best:
@@ -119,10 +127,11 @@ def play_out(
     first: str | None = None,
 ) -> int:
     """The pair that takes the hand when its cards are played out by the rule player's card
-    choice (nobody raises): `hands` the cards left by seat (changed), `trick` the round in play,
-    `results` the rounds finished (winning pair, None for a tie), `turn` the seat to play, which
-    plays `first` if given. Rounds are settled as the engine settles them (T6-T8 with the
-    engine's `decide_hand`; tests/engine/test_ai_search.py checks that the two agree)."""
+    choice (nobody raises): `hands` the cards left by seat (changed), `trick` the round in play
+    (FACE_DOWN for a covered card), `results` the rounds finished (winning pair, None for a
+    tie), `turn` the seat to play, which plays `first` if given (`cover:<card>`: face down).
+    Rounds are settled as the engine settles them (T6-T8 with the engine's `decide_hand`;
+    tests/engine/test_ai_search.py checks that the two agree)."""
     return _play_out(hands, trick, results, turn, dealer, first)[0]
 
 
@@ -149,8 +158,12 @@ def _play_out(
             # T8: a tie in the first round leaves the hand to the next; later it helps only
             # the pair that won the first round.
             card = _card(hand, trick, not results or results[0] == team, team)
-        hand.remove(card)
-        trick.append((turn, card))
+        if card.startswith(COVER_PREFIX):
+            hand.remove(card[len(COVER_PREFIX) :])
+            trick.append((turn, FACE_DOWN))
+        else:
+            hand.remove(card)
+            trick.append((turn, card))
         card = None
         if len(trick) < 4:
             turn = NEXT_SEAT[turn]
@@ -159,7 +172,7 @@ def _play_out(
         best_seat = -1
         on_top = 0
         for s, c in trick:
-            value = STRENGTH[c]
+            value = _STRENGTH[c]
             if value > best:
                 best, best_seat, on_top = value, s, 1 << (s & 1)
             elif value == best:
@@ -306,44 +319,57 @@ def _worth(node: Node, stats: dict[str | None, list[list[int]]], stakes: _Stakes
 
 def _unseen(
     view: dict[str, Any], history: list[tuple[int, str]]
-) -> tuple[list[list[str] | None], list[list[str]], list[str]]:
+) -> tuple[list[list[str] | None], list[list[str]], list[str], list[int]]:
     """The hands the seat knows (its own; the partner's in a hand of ten), the cards each seat
-    has played this hand, and the cards it has not seen (in deck order)."""
+    has played this hand where seen, the cards it has not seen (in deck order), and how many
+    cards each seat has covered unseen (T15)."""
     seat: int = view["seat"]
     played: list[list[str]] = [[], [], [], []]
+    hidden = [0, 0, 0, 0]
     for s, action in history:
-        if action.startswith(PLAY_PREFIX):
+        if action == HIDDEN_COVER:
+            hidden[s] += 1
+        elif action.startswith(PLAY_PREFIX):
             played[s].append(action[len(PLAY_PREFIX) :])
+        elif action.startswith(COVER_PREFIX):  # our own covered card
+            played[s].append(action[len(COVER_PREFIX) :])
     known: list[list[str] | None] = [None, None, None, None]
     known[seat] = list(view["hand"])
     if view["partner_hand"] is not None:
         known[(seat + 2) % 4] = list(view["partner_hand"])
     seen = {c for hand in known if hand for c in hand} | {c for p in played for c in p}
-    return known, played, [c for c in DECK if c not in seen]
+    return known, played, [c for c in DECK if c not in seen], hidden
 
 
 def _deal(
-    known: list[list[str] | None], sizes: list[int], pool: list[str], rng: Rng
-) -> list[list[str]]:
+    known: list[list[str] | None],
+    sizes: list[int],
+    pool: list[str],
+    rng: Rng,
+    hidden: list[int],
+) -> tuple[list[list[str]], list[list[str]]]:
     """The cards left in every hand: the known ones, the others drawn uniformly from `pool`
-    (a partial Fisher-Yates shuffle of a copy)."""
+    (a partial Fisher-Yates shuffle of a copy); then each seat's unseen covered cards (T15),
+    drawn from the same pool."""
     pool = list(pool)
     left = len(pool)
     i = 0
-    hands: list[list[str]] = []
-    for s in range(4):
-        hand = known[s]
-        if hand is not None:
-            hands.append(list(hand))
-            continue
+
+    def draw(count: int) -> list[str]:
+        nonlocal i
         drawn = []
-        for _ in range(sizes[s]):
+        for _ in range(count):
             j = i + rng.below(left - i)
             pool[i], pool[j] = pool[j], pool[i]
             drawn.append(pool[i])
             i += 1
-        hands.append(drawn)
-    return hands
+        return drawn
+
+    hands: list[list[str]] = []
+    for s in range(4):
+        hand = known[s]
+        hands.append(list(hand) if hand is not None else draw(sizes[s]))
+    return hands, [draw(hidden[s]) for s in range(4)]
 
 
 def _replay(
@@ -352,9 +378,16 @@ def _replay(
     options: Options,
     hands: list[list[str]],
     played: list[list[str]],
+    covered: list[list[str]],
 ) -> Game:
-    """A real engine at this position for the deal `hands` (cards left) + `played`."""
-    deal = [hands[s] + played[s] for s in range(4)]
+    """A real engine at this position for the deal `hands` (cards left) + `played` + the
+    sampled faces of the cards covered unseen (`covered`, in the order they were played)."""
+    deal = [hands[s] + played[s] + covered[s] for s in range(4)]
+    faces = [iter(cards) for cards in covered]
+    history = [
+        (s, COVER_PREFIX + next(faces[s]) if action == HIDDEN_COVER else action)
+        for s, action in history
+    ]
     scores = (view["scores"][0], view["scores"][1])
     # The hand in play is hand 0 of the look-ahead game; the deal of any later hand is the same
     # (a look-ahead stops when its hand ends).
@@ -396,11 +429,11 @@ def _sampled(
     # A look-ahead deals its samples itself (a fair-v1 game would wait for a cut).
     options = replace(Options.from_dict(view["options"]), deal=SEEDED, players=None)
     rng = Rng(seed)
-    known, played, pool = _unseen(view, history)
+    known, played, pool, hidden = _unseen(view, history)
     sizes: list[int] = view["hand_sizes"]
-    first = _deal(known, sizes, pool, rng)
+    first, covered = _deal(known, sizes, pool, rng, hidden)
     # The betting tree, on a real engine at this position (any deal gives the same tree).
-    skeleton = _replay(view, history, options, first, played)
+    skeleton = _replay(view, history, options, first, played, covered)
     keys: set[str | None] = set()
     root = _children(skeleton, seat, legal, seat, team, keys)
     order = sorted(keys, key=lambda k: "" if k is None else k)
@@ -412,9 +445,12 @@ def _sampled(
     # Per continuation, by what the next round shows (it, then 0 / 1 / tie): deals, hands won.
     stats = {key: [[0, 0, 0], [0, 0, 0]] for key in order}
     for n in range(samples):
-        hands = first if n == 0 else _deal(known, sizes, pool, rng)
+        hands = first if n == 0 else _deal(known, sizes, pool, rng, hidden)[0]
         for key in order:
-            card = None if key is None else key[len(PLAY_PREFIX) :]
+            # A card to play now: its code, or `cover:<code>` to play it face down (T15).
+            card = key
+            if key is not None and key.startswith(PLAY_PREFIX):
+                card = key[len(PLAY_PREFIX) :]
             winner, shown = _play_out([list(h) for h in hands], trick, results, turn, dealer, card)
             if shown < 2:
                 shown = 0 if shown == team else 1  # 0: our pair took it, 1: theirs
