@@ -41,7 +41,7 @@ import os
 import re
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -135,6 +135,18 @@ async def fetch_one(
     for row in rows:
         return row
     return None
+
+
+async def completed_even_if_cancelled(write: Awaitable[T]) -> T:
+    """Await a write that must complete even if the caller is cancelled meanwhile (the caller's
+    state already says it is written): the cancellation waits for it, then goes on."""
+    task = asyncio.ensure_future(write)
+    try:
+        return await asyncio.shield(task)
+    except asyncio.CancelledError:
+        with contextlib.suppress(Exception):
+            await task
+        raise
 
 
 async def execute(conn: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> int:
