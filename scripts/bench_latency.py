@@ -246,8 +246,8 @@ async def _serve_bot(conn: Connection, config: dict[str, Any]) -> None:
     lag_task = asyncio.create_task(lag.run()) if observe else None
     acts = Timed(service, "act") if observe else None
     # An action's write: at once on the loop's connection, or (another writer holds the
-    # database) append_action on the writer's thread; a write that fell back is timed twice.
-    writes = Timed(service.store, "append_action_at_once", "append_action") if observe else None
+    # database) on the writer's thread, both behind the store's one append_action.
+    writes = Timed(service.store, "append_action") if observe else None
 
     loop = asyncio.get_running_loop()
     inbox: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()

@@ -157,9 +157,6 @@ class LegacyStore(SqliteTableStore):
     SELECT, INSERT, UPDATE, COMMIT) under the one lock that reads also took. Kept here only to
     measure against, in the same process, on the same machine, at the same moment."""
 
-    def append_action_at_once(self, *args: Any, **kwargs: Any) -> bool:
-        return False  # the old path knew no other way
-
     async def append_action(  # type: ignore[override]
         self, table_id: int, seat: int, action: str, version: int, result: None = None, **_: Any
     ) -> None:

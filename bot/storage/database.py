@@ -41,7 +41,7 @@ import os
 import re
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -135,6 +135,18 @@ async def fetch_one(
     for row in rows:
         return row
     return None
+
+
+async def completed_even_if_cancelled(write: Awaitable[T]) -> T:
+    """Await a write that must complete even if the caller is cancelled meanwhile (the caller's
+    state already says it is written): the cancellation waits for it, then goes on."""
+    task = asyncio.ensure_future(write)
+    try:
+        return await asyncio.shield(task)
+    except asyncio.CancelledError:
+        with contextlib.suppress(Exception):
+            await task
+        raise
 
 
 async def execute(conn: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> int:
@@ -340,7 +352,7 @@ class Database:
     def _next_turn(self) -> None:
         self._turn_writes = 0
 
-    async def _let_others_run(self) -> None:
+    async def let_others_run(self) -> None:
         """After a write at once: suspend if this turn of the loop has written a lot already."""
         if self._turn_writes > WRITES_PER_TURN:
             await asyncio.sleep(0)
@@ -360,7 +372,7 @@ class Database:
         at all, like any transaction, and the next one is queued behind it."""
         done, now = self.write_at_once(fn)
         if done:
-            await self._let_others_run()
+            await self.let_others_run()
             return cast(T, now)
         async with self._exclusive() as conn:
             result: T = await conn._execute(_write_transaction, conn._conn, fn)  # type: ignore[no-untyped-call]
@@ -375,7 +387,7 @@ class Database:
             lambda conn: _write_batch(conn, units, at_once=True)
         )
         if done:
-            await self._let_others_run()
+            await self.let_others_run()
             return cast(list[tuple[bool, Any]], outcomes_now)
         async with self._exclusive() as conn:
             outcomes: list[tuple[bool, Any]] = await conn._execute(

@@ -29,7 +29,13 @@ from typing import TYPE_CHECKING, Any
 
 import asyncpg
 
-from bot.storage.database import MIGRATIONS_DIR, Migration, Reader, load_migrations
+from bot.storage.database import (
+    MIGRATIONS_DIR,
+    Migration,
+    Reader,
+    completed_even_if_cancelled,
+    load_migrations,
+)
 from bot.storage.errors import SchemaTooNew, TableNotFound
 from bot.storage.ratings import Skill
 from bot.storage.recording import INSERT_GAME, already_recorded, game_row, rows_after, skills_query
@@ -317,8 +323,23 @@ class PgTableStore:
         seats: list[SeatRecord | None] | None = None,
     ) -> None:
         """Raises StaleVersion (nothing written) unless `version` is the stored version + 1,
-        TableNotFound, or TableNotPlaying when the table is in its lobby or finished."""
+        TableNotFound, or TableNotPlaying when the table is in its lobby or finished. A
+        cancelled caller does not abandon the transaction halfway: it completes."""
         check_result(table_id, result)
+        await completed_even_if_cancelled(
+            self._append(table_id, seat, action, version, result, deadline, seats)
+        )
+
+    async def _append(
+        self,
+        table_id: int,
+        seat: int,
+        action: str,
+        version: int,
+        result: GameResult | None,
+        deadline: float | None,
+        seats: list[SeatRecord | None] | None,
+    ) -> None:
         async with self._db.transaction() as conn:
             row = await conn.fetchrow(pg_sql(APPEND_CHECK + " FOR UPDATE"), table_id, table_id)
             next_seq = check_append(table_id, row, version)
@@ -329,10 +350,6 @@ class PgTableStore:
                 await _write_seats(conn, table_id, seats)
             if result is not None:
                 await record_game_pg(conn, result)
-
-    def append_action_at_once(self, *_: object, **__: object) -> bool:
-        """Never (whatever the action): every PostgreSQL write is a round trip to the server."""
-        return False
 
     async def delete_table(self, table_id: int) -> None:
         async with self._db.transaction() as conn:

@@ -25,10 +25,24 @@ import sqlite3
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from bot.storage.database import Database, WriteUnit, fetch_all, fetch_one
-from bot.storage.errors import StaleVersion, TableNotFound, TableNotPlaying
+from bot.storage.database import (
+    Database,
+    WriteUnit,
+    completed_even_if_cancelled,
+    fetch_all,
+    fetch_one,
+)
 from bot.storage.recording import record_game_sync
-from bot.tables.records import ChannelTaken, GameResult, SeatRecord, TableRecord, TableStore
+from bot.tables.records import (
+    ChannelTaken,
+    GameResult,
+    SeatRecord,
+    StaleVersion,
+    TableNotFound,
+    TableNotPlaying,
+    TableRecord,
+    TableStore,
+)
 
 TABLE_COLUMNS = (
     "id, guild_id, channel_id, message_id, host_id, game, options, status, seed, first_dealer,"
@@ -287,31 +301,23 @@ class SqliteTableStore:
         seats: list[SeatRecord | None] | None = None,
     ) -> None:
         """Raises StaleVersion (nothing written) unless `version` is the stored version + 1,
-        TableNotFound, or TableNotPlaying when the table is in its lobby or finished."""
-        check_result(table_id, result)
-        unit = _append_unit(table_id, seat, action, version, result, deadline, seats)
-        if self._group_commit and not self._db.writes_at_once:
-            await self._grouped(unit)
-        else:
-            await self._db.run_write(unit)
+        TableNotFound, or TableNotPlaying when the table is in its lobby or finished.
 
-    def append_action_at_once(
-        self,
-        table_id: int,
-        seat: int,
-        action: str,
-        version: int,
-        result: GameResult | None = None,
-        *,
-        deadline: float | None = None,
-        seats: list[SeatRecord | None] | None = None,
-    ) -> bool:
-        """`append_action` on the event loop's connection, if the database is free this instant
-        (bot.storage.database): True once written. False: nothing done; use `append_action`."""
+        At once on the event loop's connection when the database is free this instant
+        (bot.storage.database): no turn of the event loop to wait for, nothing to cancel. Else
+        grouped with the appends queued meanwhile (or alone on the writer's thread), a write
+        that a cancelled caller does not abandon halfway: it completes."""
         check_result(table_id, result)
         unit = _append_unit(table_id, seat, action, version, result, deadline, seats)
         done, _ = self._db.write_at_once(unit)
-        return done
+        if done:
+            # A caller appending in a loop must still let the loop turn (checkpoints, others).
+            await self._db.let_others_run()
+            return
+        if self._group_commit and not self._db.writes_at_once:
+            await completed_even_if_cancelled(self._grouped(unit))
+        else:
+            await completed_even_if_cancelled(self._db.run_write(unit))
 
     async def _grouped(self, unit: WriteUnit) -> Any:
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()

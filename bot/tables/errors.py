@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from bot.engine.common import EngineError, GameOver, IllegalAction, NotYourTurn
 
 if TYPE_CHECKING:
-    from bot.tables.service import Table
+    from bot.tables.table import Table
 
 
 class TableError(Exception):

@@ -1,13 +1,53 @@
-"""What the table service hands to storage and gets back: plain records and the store's interface.
+"""What the table service hands to storage and gets back: plain records, the store's interface
+and the errors a store raises on purpose.
 
-The service depends on `TableStore` only; `bot.storage.SqliteTableStore` implements it. Keeping
-the interface here (discord-free, SQL-free) lets storage plug in without the service knowing SQL.
+The service depends on `TableStore` only; `bot.storage.SqliteTableStore` and
+`bot.storage.postgres.PgTableStore` implement it. Keeping the interface and its errors here
+(discord-free, SQL-free) lets storage plug in without the service knowing SQL or importing storage.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+
+class StorageError(Exception):
+    """Base of every error a store raises on purpose."""
+
+
+class StoreConflict(StorageError):
+    """The stored table is not the one the caller holds: another writer (a second process) moved
+    it on, finished it or closed it. Nothing was written; the caller reloads the table."""
+
+
+class StaleVersion(StoreConflict):
+    """An append carried a version that is not exactly the stored version + 1: someone else (a
+    double click, a racing partner, a second process) already moved the table on. Nothing was
+    written."""
+
+    def __init__(self, table_id: int, stored: int, given: int) -> None:
+        super().__init__(f"table {table_id}: stored version {stored}, append carried {given}")
+        self.table_id = table_id
+        self.stored = stored
+        self.given = given
+
+
+class TableNotFound(StoreConflict):
+    """No table with this id (never created, or already deleted)."""
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__(f"table {table_id} does not exist")
+        self.table_id = table_id
+
+
+class TableNotPlaying(StoreConflict):
+    """An action was appended to a table that is in its lobby or already finished."""
+
+    def __init__(self, table_id: int, status: str) -> None:
+        super().__init__(f"table {table_id} is {status!r}, not 'playing'")
+        self.table_id = table_id
+        self.status = status
 
 
 class ChannelTaken(Exception):
@@ -140,24 +180,15 @@ class TableStore(Protocol):
     ) -> None:
         """Append one action and set the table's version and turn deadline (the warning is
         reset), with `seats` when they changed (a bot played for a human, a human is back),
-        in ONE transaction. With `result`
-        (the action finished the game) the same transaction records the finished game, its
-        players, their statistics and ratings, and marks the table finished."""
+        in ONE transaction. With `result` (the action finished the game) the same transaction
+        records the finished game, its players, their statistics and ratings, and marks the
+        table finished.
 
-    def append_action_at_once(
-        self,
-        table_id: int,
-        seat: int,
-        action: str,
-        version: int,
-        result: GameResult | None = None,
-        *,
-        deadline: float | None = None,
-        seats: list[SeatRecord | None] | None = None,
-    ) -> bool:
-        """`append_action` done right now, without suspending, when the store can (SQLite, on
-        the event loop's connection): True once written, its errors raised as `append_action`
-        raises them. False: nothing was done; use `append_action`."""
+        Raises StaleVersion (nothing written) unless `version` is the stored version + 1,
+        TableNotFound, or TableNotPlaying when the table is in its lobby or finished. Once
+        begun the write completes even if the caller is cancelled meanwhile (the caller's state
+        already says it is written): the cancellation waits for it. How fast it goes is the
+        store's business (SQLite writes at once on the event loop's connection when it can)."""
 
     async def delete_table(self, table_id: int) -> None:
         """The table is closed (cancelled or ended): forget it."""

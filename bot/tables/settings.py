@@ -10,8 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bot.tables.errors import BadOptions
-
 
 @dataclass(frozen=True)
 class Setting:
@@ -36,16 +34,17 @@ BY_NAME = {setting.name: setting for setting in SETTINGS}
 
 
 def normalise_settings(given: dict[str, Any] | None) -> dict[str, Any]:
-    """Every setting with its value (defaults filled in); an unknown name or value is refused."""
+    """Every setting with its value (defaults filled in); an unknown name or value is refused
+    with a ValueError (the lobby answers it as BadOptions)."""
     given = dict(given or {})
     out: dict[str, Any] = {}
     for setting in SETTINGS:
         value = given.pop(setting.name, setting.default)
         if value not in setting.values or type(value) is not type(setting.default):
-            raise BadOptions(reason=f"{setting.name}={value!r}")
+            raise ValueError(f"{setting.name}={value!r}")
         out[setting.name] = value
     if given:
-        raise BadOptions(reason=", ".join(sorted(given)))
+        raise ValueError(", ".join(sorted(given)))
     return out
 
 

@@ -481,12 +481,6 @@ class FailingStore:
             raise OSError("disk full")
         await self._inner.append_action(*args, **kwargs)
 
-    def append_action_at_once(self, *args: Any, **kwargs: Any) -> bool:
-        if self.fail_next == "append_action":
-            self.fail_next = None
-            raise OSError("disk full")
-        return self._inner.append_action_at_once(*args, **kwargs)
-
     async def save_lobby(self, table: TableRecord) -> None:
         if self.fail_next == "save_lobby":
             self.fail_next = None

@@ -1,0 +1,234 @@
+"""A table in memory, what its listeners hear, and the seam its parts work through.
+
+`Table` is the stored record, the game rebuilt from it, and the table's locks. Listeners hear
+`(table, change)` after each change, outside the lock: the UI, and the table service's own bot
+seats (bot/tables/bot_seats.py) and turn timers (bot/tables/turn_timers.py). Those parts and the
+lobby verbs (bot/tables/lobby.py) reach the service only through `TableHost`, so none of them
+imports the service (which composes them): bot/tables has no import circle.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from bot.tables.games import EngineGame, GameRules, forget_old_events, rules_for
+from bot.tables.records import GameResult, SeatRecord, TableRecord, TableStore
+from bot.tables.results import build_result
+from bot.tables.settings import setting_of
+
+POSITIONS = range(4)
+
+# What listeners are told, besides the table: why it changed.
+CHANGE_LOBBY = "lobby"
+CHANGE_STARTED = "started"
+CHANGE_ACTION = "action"
+CHANGE_CLOSED = "closed"
+CHANGE_RESTORED = "restored"
+CHANGE_SEATS = "seats"  # a player is back, left mid-game, or is ready for the next game
+CHANGE_WARNING = "warning"  # half of the turn timer has run out
+
+Listener = Callable[["Table", str], None]
+
+
+@dataclass(eq=False)
+class Table:
+    """A table in memory: its stored record, its game (once started) and its lock."""
+
+    record: TableRecord
+    rules: GameRules
+    game: EngineGame | None = None
+    # The game seat of each lobby position (identity until a game reorders them, E2).
+    seat_of_position: list[int] = field(default_factory=lambda: [0, 1, 2, 3])
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # Serialises moves of the table's channel message (`/table show`, reposts, edits): never
+    # two live table messages. Not the state lock: a move waits on Discord, clicks must not.
+    message_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    closed: bool = False
+    # A catalog key shown on the table message while the version is still `notice_version`
+    # (e.g. "table restored" after a restart, until the next change).
+    notice: str | None = None
+    notice_version: int | None = None
+    result: GameResult | None = None
+    bot_task: asyncio.Task[None] | None = None
+
+    # --- identity -------------------------------------------------------------------------------
+
+    @property
+    def id(self) -> int:
+        return self.record.id
+
+    @property
+    def version(self) -> int:
+        return self.record.version
+
+    @property
+    def status(self) -> str:
+        return self.record.status
+
+    @property
+    def game_name(self) -> str:
+        return self.record.game
+
+    @property
+    def guild_id(self) -> int:
+        return self.record.guild_id
+
+    @property
+    def channel_id(self) -> int:
+        return self.record.channel_id
+
+    @property
+    def host_id(self) -> int:
+        return self.record.host_id
+
+    @property
+    def message_id(self) -> int | None:
+        return self.record.message_id
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return self.record.options
+
+    @property
+    def seats(self) -> list[SeatRecord | None]:
+        """By lobby position."""
+        return self.record.seats
+
+    @property
+    def start_version(self) -> int:
+        """The version at which the current game began: action i brings it to start + i + 1."""
+        return self.record.version - len(self.record.actions)
+
+    # --- who sits where ------------------------------------------------------------------------
+
+    def position_of(self, user_id: int) -> int | None:
+        for position, seat in enumerate(self.record.seats):
+            if seat is not None and not seat.is_bot and seat.user_id == user_id:
+                return position
+        return None
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The game seat of a user, once a game exists."""
+        position = self.position_of(user_id)
+        if position is None or self.game is None:
+            return None
+        return self.seat_of_position[position]
+
+    def position_of_seat(self, seat: int) -> int:
+        return self.seat_of_position.index(seat)
+
+    def player_at(self, seat: int) -> SeatRecord:
+        """Who plays a game seat."""
+        player = self.record.seats[self.position_of_seat(seat)]
+        assert player is not None, "a game only starts with four seats filled"
+        return player
+
+    def is_bot_seat(self, seat: int) -> bool:
+        return self.player_at(seat).is_bot
+
+    def bot_plays(self, seat: int) -> bool:
+        """A bot seat, or a human away from it: a bot plays its turns at once."""
+        player = self.player_at(seat)
+        return player.is_bot or player.away
+
+    def humans_to_act(self) -> list[int]:
+        """The game seats whose human must act now (their turn timer runs)."""
+        game = self.game
+        if self.closed or game is None or game.is_over:
+            return []
+        return [s for s in game.to_act if not self.bot_plays(s)]
+
+    @property
+    def turn_timer(self) -> int:
+        return int(setting_of(self.record.settings, "turn_timer"))
+
+    def turn_deadline(self, now: float) -> float | None:
+        """When a bot plays for the human(s) to act now; None: no human to wait for, or no
+        timer at this table."""
+        timer = self.turn_timer
+        if not timer or not self.humans_to_act():
+            return None
+        return now + timer
+
+    def humans(self) -> list[int]:
+        return [s.user_id for s in self.seats if s is not None and s.user_id is not None]
+
+    def free_positions(self) -> list[int]:
+        return [p for p in POSITIONS if self.record.seats[p] is None]
+
+    @property
+    def is_full(self) -> bool:
+        return not self.free_positions()
+
+
+@dataclass(frozen=True)
+class ActResult:
+    table: Table
+    seat: int
+    action: str
+    events: list[Any]
+    version: int
+
+
+def rebuilt(record: TableRecord, now: float) -> Table:
+    """The table a stored record describes: its game replayed from the action log."""
+    rules = rules_for(record.game)
+    table = Table(record=record, rules=rules)
+    if record.status in ("playing", "finished"):
+        if record.seed is None:
+            raise ValueError(f"table {record.id} is {record.status} without a seed")
+        game = rules.replay(record.options, record.seed, record.first_dealer, record.actions)
+        record.actions = list(game.actions)  # the same pairs, shared (games.shared_pair)
+        table.game = game
+        table.seat_of_position = rules.seat_of_position(game)
+        if game.is_over:
+            table.result = build_result(record, table.seat_of_position, game, now)
+        forget_old_events(game)
+    return table
+
+
+class TableHost(Protocol):
+    """What the lobby verbs, the bot seats and the turn timers use of the table service."""
+
+    store: TableStore
+
+    def now(self) -> float:
+        """The service's clock (tests and the emulator move it)."""
+
+    def new_seed(self) -> int:
+        """The seed of a new game's deal."""
+
+    @property
+    def tables(self) -> list[Table]:
+        """Every open table in memory."""
+
+    def get(self, table_id: int) -> Table:
+        """An open table, or NoSuchTable."""
+
+    def in_channel(self, channel_id: int) -> Table | None:
+        """The open table of a channel."""
+
+    def register(self, table: Table) -> None:
+        """Hold a new (or taken in) table in memory."""
+
+    async def close_table(self, table: Table) -> None:
+        """Delete the table from the store and forget it (the caller holds its lock)."""
+
+    async def stored_table_in(self, guild_id: int, channel_id: int) -> Table | None:
+        """A channel's open table that another process stored, taken in."""
+
+    def changed(self, table: Table, change: str) -> None:
+        """Tell every listener (call it outside the table's lock)."""
+
+    async def apply_locked(
+        self,
+        table: Table,
+        seat: int,
+        action: str,
+        *,
+        seats: list[SeatRecord | None] | None = None,
+    ) -> list[Any]:
+        """The one apply path (the caller holds the table's lock)."""

@@ -1,0 +1,134 @@
+"""Turn timers: a listener of table changes that runs ONE scheduler task for every table.
+
+A timer is table state, not a sleeping coroutine per click: each action stores the deadline of
+the human whose turn it is (`turn_deadline`, so a restart keeps it; see `Table.turn_deadline`),
+and the scheduler wakes at the earliest warning or deadline of all tables, on the service's
+clock. Every change (but a close) wakes it to look again. At half time listeners hear
+CHANGE_WARNING; at the deadline a bot plays that turn for the human through the service's one
+apply path (their seat counts a missed turn; after 3 in a row the bot keeps the seat until they
+are back).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import logging
+
+from bot.tables import bot_moves
+from bot.tables.bot_seats import choose_bot_action, retry_pause
+from bot.tables.errors import NoSuchTable, StaleVersion
+from bot.tables.table import CHANGE_ACTION, CHANGE_CLOSED, CHANGE_WARNING, Table, TableHost
+
+log = logging.getLogger(__name__)
+
+AWAY_AFTER = 3  # missed turns in a row after which the bot keeps the seat
+TAKEOVER_LEVEL = bot_moves.DEFAULT_LEVEL  # the bot that plays for a human whose time ran out
+
+
+def timer_due(table: Table) -> float | None:
+    """When the table's timer next needs the scheduler: the warning, then the deadline."""
+    deadline = table.record.turn_deadline
+    if deadline is None or table.closed:
+        return None
+    if table.record.turn_warned:
+        return deadline
+    return deadline - table.turn_timer / 2
+
+
+class TurnTimers:
+    """The one scheduler task, woken by the changes it hears."""
+
+    def __init__(self, host: TableHost, *, retry_delay: float, max_retry_delay: float) -> None:
+        self._host = host
+        self.retry_delay = retry_delay
+        self.max_retry_delay = max_retry_delay
+        self._closing = False
+        self._task: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
+
+    def __call__(self, table: Table, change: str) -> None:
+        if change != CHANGE_CLOSED:
+            self.wake()
+
+    def wake(self) -> None:
+        """Look at the deadlines again now (a change, or the clock jumped)."""
+        if self._closing:
+            return
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._run(), name="turn-timers")
+        self._wake.set()
+
+    def stop(self) -> list[asyncio.Task[None]]:
+        """Cancel the scheduler (the deadlines are stored); the caller awaits the task returned."""
+        self._closing = True
+        if self._task is None:
+            return []
+        self._task.cancel()
+        return [self._task]
+
+    async def _run(self) -> None:
+        """Sleep until the earliest warning or deadline of any table (or a wake-up), handle
+        what is due, repeat."""
+        failures = 0
+        while not self._closing:
+            self._wake.clear()
+            now = self._host.now()
+            dues = [(due, t) for t in self._host.tables if (due := timer_due(t)) is not None]
+            pause = None
+            for due, table in dues:
+                if due > now:
+                    continue
+                try:
+                    await self._on_timer(table)
+                    failures = 0
+                except (StaleVersion, NoSuchTable):
+                    failures = 0  # reloaded from the store (another process wrote): look again
+                except Exception:
+                    failures += 1
+                    pause = retry_pause(failures, self.retry_delay, self.max_retry_delay)
+                    log.warning(
+                        "turn timer of table %s failed; retrying in %.0f s",
+                        table.id,
+                        pause,
+                        exc_info=True,
+                    )
+            if pause is None:
+                later = [due - now for due, _ in dues if due > now]
+                if any(due <= now for due, _ in dues):
+                    continue  # handled some: look again (new deadlines, a warning then due)
+                pause = min(later) if later else None
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), pause)
+
+    async def _on_timer(self, table: Table) -> None:
+        """Half time: the warning. The deadline: a bot plays that turn for the human."""
+        async with table.lock:
+            due = timer_due(table)
+            now = self._host.now()
+            record = table.record
+            if table.closed or due is None or due > now or record.turn_deadline is None:
+                return
+            if now < record.turn_deadline:
+                await self._host.store.set_turn(table.id, record.turn_deadline, True)
+                record.turn_warned = True
+                change = CHANGE_WARNING
+            else:
+                humans = table.humans_to_act()
+                if not humans:  # cannot happen: the deadline is only set for a human
+                    record.turn_deadline = None
+                    return
+                seat = humans[0]
+                position = table.position_of_seat(seat)
+                player = table.seats[position]
+                assert player is not None
+                seats = list(table.seats)
+                missed = player.missed + 1
+                seats[position] = dataclasses.replace(
+                    player, missed=missed, away=missed >= AWAY_AFTER
+                )
+                action = await choose_bot_action(table, seat, TAKEOVER_LEVEL)
+                await self._host.apply_locked(table, seat, action, seats=seats)
+                change = CHANGE_ACTION
+        self._host.changed(table, change)
