@@ -5,44 +5,21 @@ that card; a picture not drawn in time follows the text, which never shows a sta
 
 from __future__ import annotations
 
-import random
-from typing import Any
-
 import pytest
 
 from bot.client import CardTableBot
 from bot.ui.cards import card_text
 from bot.ui.custom_ids import parse_game_action
-from bot.ui.table_ui import TableUI
-from emulator import Emulator, Message, SimulatedUser
+from emulator import Emulator, SimulatedUser
 from tests.support.live_hands import enabled_actions, open_hands, seat_and_start
 from tests.support.play_driver import GameStates, TableDriver, game_custom_ids, scale_rate_limits
-from tests.support.seat_pictures import check_hand_pictures, picture_of
+from tests.support.seat_pictures import (
+    hand_requests,
+    picture_of,
+    play_alone_with_pictures,
+    ui_of,
+)
 from tests.support.world import World
-
-COMPONENT = 3  # an interaction's type: a click on a button
-
-
-class LookingPlayer(TableDriver):
-    """A person who looks at their hand before they click: the bot's edits of it are in (a
-    person does not click within milliseconds of a change)."""
-
-    async def hand_of(self, person: SimulatedUser, rng: random.Random) -> Message:
-        await ui_of(self.bot).live_hands.idle()
-        return await super().hand_of(person, rng)
-
-
-def ui_of(bot: CardTableBot) -> TableUI:
-    assert bot.table_ui is not None
-    return bot.table_ui
-
-
-def hand_requests(emu: Emulator) -> list[Any]:
-    """The requests that sent or edited a hand message: answers to clicks on buttons and edits
-    through their tokens (not the answer to `/euchre new`, which carries the table picture)."""
-    tokens = {f"/{i.token}/" for i in emu.interactions if i.type == COMPONENT}
-    requests = emu.requests_to("POST", "/interactions/") + emu.requests_to("PATCH", "/webhooks/")
-    return [r for r in requests if any(token in r.path for token in tokens)]
 
 
 def check_card_clicks(driver: TableDriver, person: SimulatedUser) -> int:
@@ -94,22 +71,9 @@ async def test_every_hand_update_of_a_whole_game_carries_the_players_own_picture
     if command.startswith("euchre"):
         pytest.importorskip("bot.engine.euchre.bot_player")
     scale_rate_limits(emulator, running_bot, per=1.0)
-    ui = ui_of(running_bot)
-    # However busy this machine, every answer waits for its picture (deferred past the
-    # acknowledgement deadline): no hand update here goes text-first.
-    ui.seat_pictures.wait = 60.0
-    ui.live_hands.pace = 0.05
     person = world.alice
-    driver = LookingPlayer(emulator, running_bot, world.table, [person])
-    lobby = await driver.open(person, command, **options)
-    await driver.sit(lobby, [], 3, person)
-    await driver.start(lobby, person)
-    await driver.play_to_end(random.Random(seed))
-    await ui.live_hands.idle()
-    driver.assert_no_failures()
-
+    driver, seen = await play_alone_with_pictures(world, running_bot, command, seed, **options)
     states = GameStates.replay(driver.table)
-    seen = check_hand_pictures(driver, states, person.id)
     assert seen.updates >= 10 and seen.kept > 0
     # One upload per new picture, none for a kept one: the requests that carried one (a retry
     # after a 429 aside) are exactly the hand versions with a new picture.

@@ -4,18 +4,25 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import random
 from dataclasses import dataclass, field
+from typing import Any
 
 from PIL import Image
 
+from bot.client import CardTableBot
 from bot.pictures.scene import seat_scene_of
 from bot.pictures.seat import HEIGHT, WIDTH, seat_png
 from bot.tables.settings import BY_NAME, setting_of
 from bot.ui import seat_picture
 from bot.ui.custom_ids import parse_game_action
-from emulator import Emulator
+from bot.ui.table_ui import TableUI
+from emulator import Emulator, Message, SimulatedUser
 from emulator.state import MessageVersion
 from tests.support.play_driver import GameStates, TableDriver, game_custom_ids
+from tests.support.world import World
+
+COMPONENT = 3  # an interaction's type: a click on a button
 
 
 @dataclass
@@ -103,3 +110,46 @@ def check_render(states: GameStates, seat: int, locale: str, timer: int, picture
         if seat_png(dataclasses.replace(scene, seconds_left=seconds_left)) == picture.data:
             return
     raise AssertionError(f"the picture of move {picture.version} differs from its state's")
+
+
+class LookingPlayer(TableDriver):
+    """A person who looks at their hand before they click: the bot's edits of it are in (a
+    person does not click within milliseconds of a change)."""
+
+    async def hand_of(self, person: SimulatedUser, rng: random.Random) -> Message:
+        await ui_of(self.bot).live_hands.idle()
+        return await super().hand_of(person, rng)
+
+
+def ui_of(bot: CardTableBot) -> TableUI:
+    assert bot.table_ui is not None
+    return bot.table_ui
+
+
+async def play_alone_with_pictures(
+    world: World, bot: CardTableBot, command: str, seed: int, **options: object
+) -> tuple[TableDriver, HandPictures]:
+    """A whole game of one person (alice) and three bots, the person clicking what their hand
+    shows; then every version of their hand messages checked (`check_hand_pictures`)."""
+    ui = ui_of(bot)
+    # However busy this machine, every answer waits for its picture (deferred past the
+    # acknowledgement deadline): no hand update here goes text-first.
+    ui.seat_pictures.wait = 60.0
+    ui.live_hands.pace = 0.05
+    person = world.alice
+    driver = LookingPlayer(world.emu, bot, world.table, [person])
+    lobby = await driver.open(person, command, **options)
+    await driver.sit(lobby, [], 3, person)
+    await driver.start(lobby, person)
+    await driver.play_to_end(random.Random(seed))
+    await ui.live_hands.idle()
+    driver.assert_no_failures()
+    return driver, check_hand_pictures(driver, GameStates.replay(driver.table), person.id)
+
+
+def hand_requests(emu: Emulator) -> list[Any]:
+    """The requests that sent or edited a hand message: answers to clicks on buttons and edits
+    through their tokens (not the answer to `/euchre new`, which carries the table picture)."""
+    tokens = {f"/{i.token}/" for i in emu.interactions if i.type == COMPONENT}
+    requests = emu.requests_to("POST", "/interactions/") + emu.requests_to("PATCH", "/webhooks/")
+    return [r for r in requests if any(token in r.path for token in tokens)]
