@@ -115,7 +115,7 @@ class CardTableBot(commands.Bot):
             clock=self.clock,
             shards=self.settings.shards,  # restore and own only the tables of our guilds
         )
-        self._table_ui = table_ui = TableUI(self, service)
+        self._table_ui = table_ui = TableUI(self, service, clock=self.clock)
         render_pool.warm_up()  # the pictures' worker starts with the bot, not at the first table
         # One process uploads the card emojis (the one of shard 0); the others wait for them.
         shards = self.settings.shards

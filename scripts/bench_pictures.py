@@ -12,15 +12,22 @@ A seat picture is drawn for every seat of each stage (its own hand and playable 
 "before" is the table picture alone per table update, "after" the table picture and one seat
 picture (each hand update sends that player's one picture).
 
-    .venv/bin/python scripts/bench_pictures.py [--repeats 200] [--locale hi]
+Uploads per hand update: a whole game of each, one person and three bots, played by the real bot
+through the emulator (tests/support/seat_pictures.py); every version of the person's hand
+messages is a hand update. Before issue 21 a hand update uploaded nothing; now it uploads its
+picture when the picture changed (at most one), and keeps the one it shows otherwise.
+
+    .venv/bin/python scripts/bench_pictures.py [--repeats 200] [--locale hi] [--skip-hands]
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import itertools
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -42,6 +49,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeats", type=int, default=200)
     parser.add_argument("--locale", default=None, help="guild locale of the pictures (e.g. hi)")
+    parser.add_argument("--skip-hands", action="store_true", help="no emulated games")
     args = parser.parse_args()
     locale = args.locale
 
@@ -137,6 +145,45 @@ def main() -> None:
         f"card emojis: {len(deck_codes())} drawn in {emoji_ms:.0f} ms, largest {largest} bytes "
         f"(Discord's limit 262144)"
     )
+    if not args.skip_hands:
+        asyncio.run(hand_uploads())
+
+
+async def hand_uploads() -> None:
+    from bot.settings import Settings
+    from emulator import Emulator, run_bot
+    from tests.support.seat_pictures import hand_requests, play_alone_with_pictures
+    from tests.support.world import build_world
+
+    print("hand updates of a whole game, one person and three bots, through the emulator:")
+    games = (("euchre new", 5, {"target": 5}), ("truco new", 4, {"target": 6}))
+    for command, seed, options in games:
+        emu = Emulator()
+        await emu.start()
+        try:
+            world = build_world(emu)
+            with tempfile.TemporaryDirectory() as folder:
+                settings = Settings(
+                    token=None,
+                    database_path=Path(folder) / "bench.sqlite3",
+                    dev_guild_id=world.guild.id,
+                    log_level="WARNING",
+                    bot_move_delay=0.0,
+                )
+                async with run_bot(emu, settings) as bot:
+                    _, seen = await play_alone_with_pictures(world, bot, command, seed, **options)
+            sent = [r for r in hand_requests(emu) if r.status < 300]
+            sizes = [len(emu.message_service.files[int(i)].data) for i in seen.checked]
+        finally:
+            await emu.stop()
+        uploads = sum(r.uploads for r in sent)
+        print(
+            f"{command.split()[0]:7} {seen.updates} hand updates, {uploads} pictures uploaded "
+            f"({uploads / seen.updates:.2f} per update, at most {max(r.uploads for r in sent)} "
+            f"per request), {seen.kept} kept without an upload; "
+            f"{sum(sizes) / max(1, len(sizes)) / 1024:.1f} KB per picture, "
+            f"{sum(sizes) / seen.updates / 1024:.1f} KB uploaded per update"
+        )
 
 
 if __name__ == "__main__":

@@ -491,6 +491,7 @@ STRINGS: dict[str, str] = {
     "picture.winner": "Team {number} wins {a}–{b}",
     "picture.lobby": "Waiting for four players",
     "picture.file_description": "Picture of the table (the text above says the same)",
+    "picture.seat_description": "Your cards and the table (the text above says the same)",
     "picture.you": "You",
     "picture.your_turn": "Your turn",
     "picture.your_team": "{name} · you",

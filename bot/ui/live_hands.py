@@ -25,6 +25,9 @@ version — when the token is young enough and the hand would look different.
   does not matter; anything else that differs (text, labels, an enabled button's version) does.
 - The version in the custom ids is untouched: a click on an old render is still refused by
   `TableService.act` and answered with the current hand.
+- The hand's own picture (bot/ui/seat_picture.py) is part of what it shows: a new picture goes
+  with the edit that carries the text (one upload), an unchanged one is kept, not sent again. An
+  answer that went without its picture (not drawn in time) is followed by an edit bringing it.
 
 Memory: one small `_Hand` per player who opened a hand in the last 14 minutes.
 """
@@ -46,6 +49,7 @@ from bot.texts import t
 from bot.ui import render, rest
 from bot.ui.buttons import detach
 from bot.ui.card_emojis import CardEmojis
+from bot.ui.seat_picture import UNKNOWN, SeatPictures, Shown
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +57,9 @@ USABLE_FOR = 14 * 60.0  # seconds a token is used for; Discord's limit is 15 min
 NOTE_AFTER = 13 * 60.0  # from here on, edits say the hand may need a Refresh
 SWEEP_EVERY = 30.0  # seconds between sweeps (the last edit of idle hands, forgetting old ones)
 PACE = 1.0  # seconds between two edits of a hand whose seat cannot act
+# Seconds a live edit waits for the hand's picture (it answers no click; past this the text
+# goes alone and the next change tries again).
+PICTURE_WAIT = 20.0
 
 Key = tuple[int, int]  # (table id, user id)
 Drawn = tuple[int, bool]  # (table version, with the "may need a Refresh" note)
@@ -68,6 +75,7 @@ class _Hand:
     locale: str
     shown: int | None  # fingerprint of what the message shows (None: unknown)
     drawn: Drawn | None  # what it was last drawn for
+    picture: Shown = UNKNOWN  # the key of the picture the message shows (None: none)
     dirty: bool = False
     edited: float = 0.0  # loop time of the last edit (or answer) of the message
     wake: asyncio.Event | None = None  # set while the worker rests between paced edits
@@ -84,7 +92,7 @@ def fingerprint(parts: render.MessageParts) -> int:
             custom_id = None if disabled else item.get("custom_id")
             items.append((custom_id, item.get("label"), item.get("style"), disabled))
     embed = parts.embed.to_dict() if parts.embed is not None else None
-    return hash((parts.content, repr(embed), tuple(items)))
+    return hash((parts.content, repr(embed), tuple(items), parts.picture))
 
 
 class LiveHands:
@@ -99,10 +107,12 @@ class LiveHands:
         note_after: float = NOTE_AFTER,
         sweep_every: float = SWEEP_EVERY,
         pace: float = PACE,
+        pictures: SeatPictures | None = None,
     ) -> None:
         self._client = client
         self._service = service
         self._card_emojis = card_emojis
+        self._pictures = pictures
         # Public so a test can run it on the emulator's clock (token ages move with it).
         self.clock = clock
         self.usable_for = usable_for
@@ -151,13 +161,17 @@ class LiveHands:
         if self._closed or parts.version is None:
             return
         key = (table_id, interaction.user.id)
+        # Sent without the picture it should have (not drawn in time): not drawn yet, so the
+        # worker's next look brings the picture.
+        complete = parts.seat_scene is None or parts.picture == parts.seat_scene.key
         self._hands[key] = _Hand(
             token=interaction.token,
             message_id=message_id,
             acquired=acquired,
             locale=str(interaction.locale),
             shown=fingerprint(parts),
-            drawn=(parts.version, False),
+            drawn=(parts.version, False) if complete else None,
+            picture=parts.picture,
             edited=asyncio.get_running_loop().time(),
         )
         self._by_table.setdefault(table_id, set()).add(interaction.user.id)
@@ -166,6 +180,13 @@ class LiveHands:
 
     def is_live(self, table_id: int, user_id: int) -> bool:
         return (table_id, user_id) in self._hands
+
+    def picture_on(self, table_id: int, user_id: int, message_id: int | None) -> Shown:
+        """The picture the player's hand message `message_id` shows, as far as we know."""
+        hand = self._hands.get((table_id, user_id))
+        if hand is None or message_id is None or hand.message_id != message_id:
+            return UNKNOWN
+        return hand.picture
 
     def __len__(self) -> int:
         return len(self._hands)
@@ -266,7 +287,16 @@ class LiveHands:
             parts = render.hand_message(
                 table, seat, hand.locale, note=note, emojis=self._card_emojis.by_card
             )
+            if self._pictures is not None:
+                parts.seat_scene = self._pictures.take(table, seat, hand.locale)
         try:
+            if self._pictures is not None:
+                await self._pictures.attach(parts, hand.picture, PICTURE_WAIT)
+                if key in self._answering or self._hands.get(key) is not hand:
+                    # A click on the hand came while its picture was drawn: the answer shows
+                    # the newer state (and the picture it shows is no longer `hand.picture`);
+                    # when it is out, the worker looks again.
+                    return
             drawn = (table.version if parts.version is None else parts.version, expiring)
             shown = fingerprint(parts)
             if shown == hand.shown:
@@ -291,12 +321,13 @@ class LiveHands:
         self.edits += 1
         current = self._hands.get(key)
         if current is hand:
-            hand.shown, hand.drawn = shown, drawn
+            hand.shown, hand.drawn, hand.picture = shown, drawn, parts.picture
             hand.edited = asyncio.get_running_loop().time()
         elif current is not None and current.message_id == hand.message_id:
             # A click on this message was answered while our edit was on its way, which may
             # have landed after that answer: draw the latest state again with the new token.
             current.shown = current.drawn = None
+            current.picture = UNKNOWN
             current.dirty = True
 
     async def _sweep_forever(self) -> None:

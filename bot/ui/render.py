@@ -14,6 +14,7 @@ from typing import Any
 import discord
 
 from bot.engine.common import team_of
+from bot.pictures.scene import SeatScene
 from bot.tables.bot_moves import DEFAULT_LEVEL, LEVELS
 from bot.tables.service import Table
 from bot.tables.settings import SETTINGS, setting_of
@@ -38,8 +39,13 @@ class MessageParts:
     view: Buttons | discord.ui.View | None  # a View only for the leaderboard's messages
     # The table version a hand message was drawn for (live hands compare it); None otherwise.
     version: int | None = None
-    # The table message's attachments (its picture); None leaves attachments alone.
+    # The message's attachments (its picture); None leaves attachments alone on an edit.
     files: list[discord.File] | None = None
+    # A hand message's own picture: what it is drawn from (taken with the text, under the same
+    # lock; None: the table shows no pictures), and the key of the picture the message shows
+    # once these parts are sent (None: none). Set by SeatPictures.attach.
+    seat_scene: SeatScene | None = None
+    picture: tuple[Any, ...] | None = None
 
     def kwargs(self) -> dict[str, Any]:
         """For send / edit calls: None values clear the embed or the buttons on an edit."""

@@ -13,6 +13,8 @@
 - The public table message is edited through `PublicMessages` (coalesced, paced per channel).
 - Hand messages are live (`LiveHands`): each answer that shows a player's hand is remembered,
   and after every change of the table the hand is edited through that answer's token.
+- A hand message carries that player's own picture (`SeatPictures`), drawn in the picture
+  worker while the answer waits (within the acknowledgement deadline, like any slow work).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import asyncio
 import contextlib
 import logging
 import re
+import time
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 
@@ -48,6 +51,7 @@ from bot.ui.discord_internals import template_of
 from bot.ui.leaderboard import DYNAMIC_ITEMS as BOARD_ITEMS
 from bot.ui.live_hands import LiveHands
 from bot.ui.public import PublicMessages, send_kwargs
+from bot.ui.seat_picture import SeatPictures, Shown
 from bot.ui.translator import command_text
 
 log = logging.getLogger(__name__)
@@ -59,12 +63,21 @@ REQUIRED_PERMISSIONS = ("view_channel", "send_messages", "embed_links")
 
 
 async def locked_hand(
-    table: Table, seat: int, locale: str, emojis: CardEmojis, note: str | None = None
+    table: Table,
+    seat: int,
+    locale: str,
+    emojis: CardEmojis,
+    note: str | None = None,
+    pictures: SeatPictures | None = None,
 ) -> render.MessageParts:
     """A hand message drawn under the table's lock: never a state whose write is on its way
-    (a bot may be moving at this very moment)."""
+    (a bot may be moving at this very moment). With `pictures`, the scene of the seat's picture
+    is taken under the same lock (drawn afterwards, by `SeatPictures.attach`)."""
     async with table.lock:
-        return render.hand_message(table, seat, locale, note=note, emojis=emojis.by_card)
+        parts = render.hand_message(table, seat, locale, note=note, emojis=emojis.by_card)
+        if pictures is not None:
+            parts.seat_scene = pictures.take(table, seat, locale)
+        return parts
 
 
 class TableUI:
@@ -76,6 +89,7 @@ class TableUI:
         ack_deadline: float = ACK_DEADLINE,
         max_edits: int | None = None,
         per_seconds: float | None = None,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         self.client = client
         self.service = service
@@ -87,7 +101,8 @@ class TableUI:
             pacing["per_seconds"] = per_seconds
         self.public = PublicMessages(client, service, **pacing)
         self.card_emojis = CardEmojis()
-        self.live_hands = LiveHands(client, service, self.card_emojis)
+        self.seat_pictures = SeatPictures(clock)  # the table service's clock: time left
+        self.live_hands = LiveHands(client, service, self.card_emojis, pictures=self.seat_pictures)
         self._background: set[asyncio.Task[None]] = set()
         service.add_listener(self._on_table_change)
 
@@ -216,6 +231,8 @@ class TableUI:
                 return
             acquired = self.live_hands.now()
 
+            shown = self._picture_on(interaction, parsed.table_id)
+
             async def act() -> render.MessageParts:
                 try:
                     result = await self.service.act(
@@ -224,10 +241,10 @@ class TableUI:
                 except StaleVersion as stale:
                     assert stale.table is not None
                     note_key = "hand.note.answered" if stale.partner_answered else "hand.note.stale"
-                    return await locked_hand(
-                        stale.table, stale.seat, locale, self.card_emojis, t(note_key, locale)
+                    return await self._hand_parts(
+                        stale.table, stale.seat, locale, shown, t(note_key, locale)
                     )
-                return await locked_hand(result.table, result.seat, locale, self.card_emojis)
+                return await self._hand_parts(result.table, result.seat, locale, shown)
 
             with self.live_hands.answering(parsed.table_id, interaction.user.id):
                 parts = await self.in_time(interaction, act())
@@ -329,7 +346,9 @@ class TableUI:
         """Show my hand answers with a new private message; Refresh updates the hand."""
         acquired = self.live_hands.now()
         table = self.service.get(table_id)
-        hand = self._hand_for(table, interaction.user.id, locale, verb == "hand")
+        # "Show my hand" answers with a new message: no picture on it yet.
+        shown = self._picture_on(interaction, table_id) if verb == "refresh" else None
+        hand = self._hand_for(table, interaction.user.id, locale, shown, verb == "hand")
         if verb == "refresh":
             parts = await self.in_time(interaction, hand)
             await self.update_message(interaction, parts)
@@ -366,7 +385,7 @@ class TableUI:
             )
 
     async def _hand_for(
-        self, table: Table, user_id: int, locale: str, coming_back: bool = False
+        self, table: Table, user_id: int, locale: str, shown: Shown, coming_back: bool = False
     ) -> render.MessageParts:
         """The player's hand; "Show my hand" from a player a bot covers for takes the seat back
         (one click)."""
@@ -378,7 +397,26 @@ class TableUI:
         if coming_back and table.player_at(seat).covered:
             with contextlib.suppress(NotAway):  # back already (a racing click)
                 await self.service.back(table.id, user_id)
-        return await locked_hand(table, seat, locale, self.card_emojis)
+        return await self._hand_parts(table, seat, locale, shown)
+
+    async def _hand_parts(
+        self, table: Table, seat: int, locale: str, shown: Shown, note: str | None = None
+    ) -> render.MessageParts:
+        """The seat's hand message with its picture, for a message that shows `shown` now."""
+        pictures = self.seat_pictures
+        parts = await locked_hand(table, seat, locale, self.card_emojis, note, pictures)
+        try:
+            await pictures.attach(parts, shown, pictures.wait)
+        except BaseException:
+            detach(parts.view)
+            raise
+        return parts
+
+    def _picture_on(self, interaction: discord.Interaction[Any], table_id: int) -> Shown:
+        """The picture the clicked hand message shows (unknown for a hand we do not follow)."""
+        message = interaction.message
+        message_id = message.id if message is not None else None
+        return self.live_hands.picture_on(table_id, interaction.user.id, message_id)
 
     # --- commands -------------------------------------------------------------------------------
 

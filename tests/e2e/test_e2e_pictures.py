@@ -62,6 +62,10 @@ async def test_a_table_with_pictures_off_is_text_only_for_a_whole_game(
         assert all("image" not in embed for embed in shown.embeds)
     assert running_bot.table_ui is not None
     assert running_bot.table_ui.public.pictures.drawn == 0
+    # Nor is the player's own seat drawn on their hand messages (issue 21): text only.
+    hands = [m for m in world.alice.own_ephemerals if m.buttons]
+    assert hands and all(not shown.attachments for m in hands for shown in m.versions)
+    assert running_bot.table_ui.seat_pictures.drawn == 0
 
 
 async def test_without_attach_files_the_table_is_text_until_the_permission_comes_back(

@@ -1,0 +1,152 @@
+"""A player's own seat picture on their hand message (issue 21), through the emulator: every hand
+update of a whole game of each carries that player's picture of the very state its buttons act
+on, uploaded only when it changes (at most one upload per update); a click on a card in it plays
+that card; a picture not drawn in time follows the text, which never shows a stale one."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.client import CardTableBot
+from bot.ui.cards import card_text
+from bot.ui.custom_ids import parse_game_action
+from emulator import Emulator, SimulatedUser
+from tests.support.live_hands import enabled_actions, open_hands, seat_and_start
+from tests.support.play_driver import GameStates, TableDriver, game_custom_ids, scale_rate_limits
+from tests.support.seat_pictures import (
+    hand_requests,
+    picture_of,
+    play_alone_with_pictures,
+    ui_of,
+)
+from tests.support.world import World
+
+
+def check_card_clicks(driver: TableDriver, person: SimulatedUser) -> int:
+    """Each card the person clicked was a button showing that card, on a hand version carrying
+    the picture of the state it acts on, and that card was played: how many."""
+    table = driver.table
+    seat = table.seat_of(person.id)
+    played = 0
+    for interaction in driver.emu.interactions:
+        custom_id = str(interaction.data.get("custom_id", ""))
+        parsed = parse_game_action(custom_id)
+        if parsed is None or not parsed.action.startswith("play:"):
+            continue
+        card = parsed.action.removeprefix("play:")
+        message = interaction.source_message
+        assert message is not None and message.ephemeral_for is person
+        showing = [v for v in message.versions if custom_id in game_custom_ids(v)]
+        assert showing, "the clicked card was on the hand message"
+        picture = picture_of(driver.emu, showing[-1])
+        assert picture is not None and picture.version == parsed.version
+        (button,) = [
+            c
+            for row in showing[-1].components
+            for c in row.get("components") or []
+            if c.get("custom_id") == custom_id
+        ]
+        assert button["label"] == card_text(card), "a card button shows its card"
+        assert table.record.actions[parsed.version - table.start_version] == (seat, parsed.action)
+        played += 1
+    return played
+
+
+@pytest.mark.parametrize(
+    ("command", "seed", "options"),
+    [
+        ("euchre new", 5, {"target": 5, "turn_timer": 0}),
+        ("truco new", 4, {"target": 6}),
+    ],
+    ids=["euchre", "truco"],
+)
+async def test_every_hand_update_of_a_whole_game_carries_the_players_own_picture(
+    emulator: Emulator,
+    world: World,
+    running_bot: CardTableBot,
+    command: str,
+    seed: int,
+    options: dict[str, object],
+) -> None:
+    if command.startswith("euchre"):
+        pytest.importorskip("bot.engine.euchre.bot_player")
+    scale_rate_limits(emulator, running_bot, per=1.0)
+    person = world.alice
+    driver, seen = await play_alone_with_pictures(world, running_bot, command, seed, **options)
+    states = GameStates.replay(driver.table)
+    assert seen.updates >= 10 and seen.kept > 0
+    # One upload per new picture, none for a kept one: the requests that carried one (a retry
+    # after a 429 aside) are exactly the hand versions with a new picture.
+    requests = hand_requests(emulator)
+    assert max(r.uploads for r in requests) == 1
+    uploaded = [str(r) for r in requests if r.uploads and r.status < 300]
+    assert len(uploaded) == seen.uploads, uploaded
+    assert check_card_clicks(driver, person) >= 3
+    assert driver.check_private_messages(states) > 0
+    # The last update shows the game's end, and the picture says who won.
+    last = [m for m in person.own_ephemerals if m.buttons][-1]
+    final = picture_of(emulator, last.versions[-1])
+    assert final is not None and final.version == driver.table.version
+
+
+async def test_a_refresh_that_changes_nothing_keeps_the_picture_without_uploading_it(
+    emulator: Emulator, world: World, running_bot: CardTableBot
+) -> None:
+    scale_rate_limits(emulator, running_bot, per=1.0)
+    driver = await seat_and_start(world, running_bot, "truco new", 1, target=6, turn_timer=0)
+    ui = ui_of(running_bot)
+    person = world.alice
+    hand = (await open_hands(driver))[person.id]
+    await driver.service.wait_for_bots(driver.table.id)
+    await ui.live_hands.idle()
+    first = picture_of(emulator, hand.versions[-1])
+    assert first is not None and first.version == driver.table.version
+    clicks = []
+    for _ in range(2):
+        seen = len(hand.versions)
+        click = await person.send_click(hand, f"tb:{driver.table.id}:refresh")
+        assert await click.response(5) is hand
+        await hand.wait_until(lambda m, seen=seen: len(m.versions) > seen)
+        clicks.append(click)
+    for click, shown in zip(clicks, hand.versions[-2:], strict=True):
+        picture = picture_of(emulator, shown)
+        assert picture is not None and picture.attachment_id == first.attachment_id
+        (callback,) = emulator.requests_to("POST", f"/interactions/{click.id}/")
+        assert callback.uploads == 0
+    driver.assert_no_failures()
+
+
+async def test_a_picture_not_drawn_in_time_follows_the_text_and_no_stale_one_stays(
+    emulator: Emulator, world: World, running_bot: CardTableBot
+) -> None:
+    """No time at all for the picture: the answer is the text alone, at once; the live hand
+    brings the picture in the next edit (one upload). After a card is played, the answer
+    removes the picture of the state before it rather than show it beside the new text."""
+    scale_rate_limits(emulator, running_bot, per=1.0)
+    driver = await seat_and_start(world, running_bot, "euchre new", 1, target=5, turn_timer=0)
+    ui = ui_of(running_bot)
+    ui.seat_pictures.wait = 0.0
+    ui.live_hands.pace = 0.05
+    person = world.alice
+    await driver.service.wait_for_bots(driver.table.id)
+    hand = (await open_hands(driver))[person.id]
+    assert picture_of(emulator, hand.versions[-1]) is None
+    await ui.live_hands.idle()
+    shown = [v for v in hand.versions if v.components]  # (a deferred answer "thinks" first)
+    assert len(shown) == 2  # the text, then the same text with its picture
+    assert shown[0].content == shown[1].content and picture_of(emulator, shown[0]) is None
+    brought = picture_of(emulator, shown[1])
+    assert brought is not None and brought.version == driver.table.version
+
+    seen = len(hand.versions)
+    click = await person.send_click(hand, sorted(enabled_actions(hand))[0])
+    assert await click.response(5) is hand
+    answered = hand.versions[seen]
+    assert picture_of(emulator, answered) is None, "no picture of the state before the click"
+    await driver.service.wait_for_bots(driver.table.id)
+    await ui.live_hands.idle()
+    latest = picture_of(emulator, hand.versions[-1])
+    assert latest is not None and latest.version == driver.table.version
+    requests = hand_requests(emulator)
+    assert max(r.uploads for r in requests) == 1
+    driver.assert_no_failures()
