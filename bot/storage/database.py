@@ -352,7 +352,7 @@ class Database:
     def _next_turn(self) -> None:
         self._turn_writes = 0
 
-    async def _let_others_run(self) -> None:
+    async def let_others_run(self) -> None:
         """After a write at once: suspend if this turn of the loop has written a lot already."""
         if self._turn_writes > WRITES_PER_TURN:
             await asyncio.sleep(0)
@@ -372,7 +372,7 @@ class Database:
         at all, like any transaction, and the next one is queued behind it."""
         done, now = self.write_at_once(fn)
         if done:
-            await self._let_others_run()
+            await self.let_others_run()
             return cast(T, now)
         async with self._exclusive() as conn:
             result: T = await conn._execute(_write_transaction, conn._conn, fn)  # type: ignore[no-untyped-call]
@@ -387,7 +387,7 @@ class Database:
             lambda conn: _write_batch(conn, units, at_once=True)
         )
         if done:
-            await self._let_others_run()
+            await self.let_others_run()
             return cast(list[tuple[bool, Any]], outcomes_now)
         async with self._exclusive() as conn:
             outcomes: list[tuple[bool, Any]] = await conn._execute(

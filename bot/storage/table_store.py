@@ -304,13 +304,16 @@ class SqliteTableStore:
         TableNotFound, or TableNotPlaying when the table is in its lobby or finished.
 
         At once on the event loop's connection when the database is free this instant
-        (bot.storage.database): no turn of the event loop to wait for, nothing to cancel. Else
+        (bot.storage.database): no turn of the event loop to wait for (but the fairness pause
+        after many writes in one turn), nothing to cancel. Else
         grouped with the appends queued meanwhile (or alone on the writer's thread), a write
         that a cancelled caller does not abandon halfway: it completes."""
         check_result(table_id, result)
         unit = _append_unit(table_id, seat, action, version, result, deadline, seats)
         done, _ = self._db.write_at_once(unit)
         if done:
+            # Written; a task that appends in a loop still lets the others run now and then.
+            await self._db.let_others_run()
             return
         if self._group_commit and not self._db.writes_at_once:
             await completed_even_if_cancelled(self._grouped(unit))
