@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bot.engine.common import EngineError, team_of
+from bot.engine.common import EngineError
 from bot.tables.bot_seats import BotSeats, bot_seat_to_act, choose_bot_action
 from bot.tables.errors import (
     ActionRefused,
@@ -61,8 +61,6 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
-
-ANSWERS = frozenset({"accept", "run", "raise"})
 
 
 class TableService:
@@ -184,12 +182,8 @@ class TableService:
     def bot_move_delay(self, seconds: float) -> None:
         self.bot_seats.delay = seconds
 
-    def bot_seat_to_act(self, table: Table) -> int | None:
-        """The bot seat that acts next, if any."""
-        return bot_seat_to_act(table)
-
-    async def _choose_bot_action(self, table: Table, seat: int, level: str) -> str:
-        return await choose_bot_action(table, seat, level)
+    bot_seat_to_act = staticmethod(bot_seat_to_act)
+    _choose_bot_action = staticmethod(choose_bot_action)
 
     async def wait_for_bots(self, table_id: int) -> None:
         """Until the bot seats have nothing left to do (tests and the demo)."""
@@ -215,7 +209,7 @@ class TableService:
                 raise NotSeated(table)
             if version != table.version:
                 raise StaleVersion(
-                    table, seat, partner_answered=self._partner_answered(table, seat, version)
+                    table, seat, partner_answered=table.partner_answered(seat, version)
                 )
             position = table.position_of_seat(seat)
             player = table.seats[position]
@@ -227,16 +221,6 @@ class TableService:
             new_version = table.version
         self.changed(table, CHANGE_ACTION)
         return ActResult(table, seat, action, events, new_version)
-
-    def _partner_answered(self, table: Table, seat: int, version: int) -> bool:
-        """Did the state the button was drawn for end with the partner's answer? (Truco: either
-        player of a pair may answer; the second gets 'already answered'.)"""
-        index = version - table.start_version  # the first action taken after that version
-        actions = table.record.actions
-        if not 0 <= index < len(actions):
-            return False
-        other, action = actions[index]
-        return other != seat and team_of(other) == team_of(seat) and action in ANSWERS
 
     async def apply_locked(
         self,
