@@ -38,6 +38,7 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.truco",
     "cogs.table",
     "cogs.leaderboard",
+    "cogs.replay",
 )
 
 

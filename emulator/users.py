@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from emulator import permissions as perms
 from emulator.commands import (
+    ATTACHMENT,
     BOOLEAN,
     CHANNEL,
     INTEGER,
@@ -176,6 +177,27 @@ class SimulatedUser(Account):
                 "flags": 0,
             }
             return str(value.id)
+        elif kind == ATTACHMENT:
+            # A file the user attaches to the command: (filename, bytes), served like any upload.
+            if not (isinstance(value, tuple) and len(value) == 2 and isinstance(value[1], bytes)):
+                raise EmulatorUsageError(f"option {name} takes (filename, bytes)")
+            from emulator.messages import Upload
+
+            filename, data = value
+            attachment_id = self._emu.snowflakes.next()
+            self._emu.message_service.files[attachment_id] = Upload(
+                "file", filename, "text/plain", data
+            )
+            url = f"{self._emu.url}/attachments/{attachment_id}/{filename}"
+            resolved.setdefault("attachments", {})[str(attachment_id)] = {
+                "id": str(attachment_id),
+                "filename": filename,
+                "size": len(data),
+                "url": url,
+                "proxy_url": url,
+                "content_type": "text/plain",
+            }
+            return str(attachment_id)
         else:
             raise EmulatorUsageError(
                 f"option type {kind} ({name}) is not supported by the emulator"

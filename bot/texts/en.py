@@ -518,6 +518,41 @@ STRINGS: dict[str, str] = {
     "chart.win_share": "Wins by month",
     "chart.score_by_hand": "Score by hand",
     "chart.hand": "hand",
+    # --- issue 22: replay, review, hand records (Discord side) ---
+    "replay.cmd": "Replay a finished game step by step, with pictures.",
+    "replay.cmd.game": "The game's number (see /history)",
+    "replay.cmd.record": "A hand record file to replay",
+    "replay.cmd.missing": "Give a game number (see /history) or attach a hand record file.",
+    "replay.title": "Replay — {game}, game {id} · hand {hand} of {hands}",
+    "replay.footer": "Step {step} of {steps} · ⏮ ◀ ▶ ⏭ to move, or pick a hand",
+    "replay.hand": "Hand {number}",
+    "replay.pick_hand": "Jump to a hand…",
+    "replay.seat": "Seat {number}",
+    "replay.button.replay": "Replay",
+    "replay.button.review": "Review my play",
+    "replay.button.export": "Hand record",
+    "replay.button.post": "Post to channel",
+    "replay.summary.footer": "Game {id}",
+    "replay.posted_by": "Shared by {user}",
+    "replay.exported": "The hand record of game {id}. `/replay record:` reads it back.",
+    "replay.record.too_big": "That file is too big to be a hand record.",
+    "replay.record.bad": "That file doesn't replay: {error}",
+    "replay.record.title": "{game} — from a hand record",
+    "replay.record.result": "Final score {score0}–{score1} · {hands} hands · {actions} moves",
+    "result.story": "The story",
+    "review.title": "Review of your play — {game}, game {id}",
+    "review.progress": "Reviewing… {done}/{total}",
+    "review.not_a_player": "Only the people who played this game can review their play.",
+    "review.counts": "{decisions} decisions reviewed: {inaccuracies} inaccuracies,"
+    " {mistakes} mistakes, {blunders} blunders.",
+    "review.clean": "Nothing to mark: well played!",
+    "review.verdict.inaccuracy": "inaccuracy",
+    "review.verdict.mistake": "mistake",
+    "review.verdict.blunder": "blunder",
+    "review.line.points": "**{number}.** Hand {hand}: you chose {chosen} — {verdict}"
+    " (−{loss} points); the bot preferred {best}",
+    "review.line.percent": "**{number}.** Hand {hand}: you chose {chosen} — {verdict}"
+    " (−{loss}% chance to win); the bot preferred {best}",
 }
 
 # Counted words: (singular, plural) English forms; each catalog has its language's plural forms.

@@ -18,10 +18,11 @@ from bot.pictures.scene import SeatScene
 from bot.tables.bot_moves import DEFAULT_LEVEL, LEVELS
 from bot.tables.service import Table
 from bot.tables.settings import SETTINGS, setting_of
+from bot.tables.story import game_story, story_lines
 from bot.texts import n, t
 from bot.ui.cards import card_text, cards_text, suit_text
 from bot.ui.components import Buttons
-from bot.ui.custom_ids import game_action_id, table_button_id
+from bot.ui.custom_ids import ended_game_id, game_action_id, table_button_id
 from bot.ui.events import cards_line, event_sentence, team_name
 from bot.ui.names import shown_name
 from bot.ui.table_picture import URL as PICTURE_URL
@@ -570,10 +571,31 @@ def result_message(table: Table, locale: str | None = None) -> MessageParts:
     )
     buttons.add(table_button_id(table.id, "go"), label=t("result.button.start_now", locale))
     buttons.add(table_button_id(table.id, "leave"), label=t("table.button.leave", locale))
+    _after_game(embed, buttons, table, locale)
     content = _notice(table, locale) + t(
         "result.content", locale, team=team_name(winner, locale), players=winners
     )
     return MessageParts(content=content, embed=embed, view=buttons)
+
+
+def _after_game(embed: discord.Embed, buttons: Buttons, table: Table, locale: str | None) -> None:
+    """The game's story, and its replay, review and record (issue 22): the buttons carry the
+    table and the seed, which storage turns into the recorded game's id."""
+    game, seed = table.game, table.record.seed
+    if game is None or seed is None:
+        return
+    story = game_story(game)
+    lines = story_lines(
+        story,
+        lambda seat: seat_name(table, seat, locale),
+        lambda team: team_name(team, locale),
+        locale,
+    )
+    embed.add_field(name=t("result.story", locale), value="\n".join(lines)[-1024:], inline=False)
+    for verb, key in (("open", "replay"), ("review", "review"), ("export", "export")):
+        buttons.add(
+            ended_game_id(table.id, seed, verb), label=t(f"replay.button.{key}", locale), row=1
+        )
 
 
 def closed_message(table: Table, locale: str | None = None) -> MessageParts:

@@ -43,6 +43,7 @@ from bot.tables.service import CHANGE_RESTORED, Table, TableService
 from bot.tables.settings import BY_NAME
 from bot.texts import t
 from bot.ui import render, rest
+from bot.ui.after_buttons import DYNAMIC_ITEMS as AFTER_GAME_ITEMS
 from bot.ui.answer import locale_of, say
 from bot.ui.buttons import DYNAMIC_ITEMS, detach
 from bot.ui.card_emojis import CardEmojis
@@ -618,7 +619,7 @@ def chosen_settings(
 
 def _templates() -> list[re.Pattern[str]]:
     """The custom_id templates of every button the bot sends (tables, leaderboard, history)."""
-    return [template_of(item) for item in DYNAMIC_ITEMS + BOARD_ITEMS]
+    return [template_of(item) for item in DYNAMIC_ITEMS + BOARD_ITEMS + AFTER_GAME_ITEMS]
 
 
 def _component_ids(components: Any) -> set[str]:
