@@ -41,6 +41,15 @@ EXTENSIONS: tuple[str, ...] = (
 )
 
 
+# A payload that matches no command of ours, or a choice we no longer offer: the user's client
+# has an out-of-date command list (answered as such, logged as a warning).
+OUT_OF_DATE = (
+    app_commands.CommandNotFound,
+    app_commands.CommandSignatureMismatch,
+    app_commands.TransformerError,
+)
+
+
 class CardTableBot(commands.Bot):
     def __init__(
         self,
@@ -180,6 +189,16 @@ class CardTableBot(commands.Bot):
             text = t("error.cooldown", locale, seconds=error.retry_after)
         elif isinstance(error, app_commands.CheckFailure):
             text = t("error.check_failed", locale)
+        elif isinstance(error, OUT_OF_DATE):
+            # The user's Discord client holds an older (or newer) list of our commands: a
+            # command, subcommand or choice that is not ours any more. Nothing to fix here.
+            log.warning(
+                "slash command out of date in guild %s channel %s: %s",
+                interaction.guild_id,
+                interaction.channel_id,
+                error,
+            )
+            text = t("error.command_out_of_date", locale)
         else:
             original = getattr(error, "original", error)
             log.error(
