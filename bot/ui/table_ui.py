@@ -129,7 +129,14 @@ class TableUI:
             await work(locale)
         except TableError as error:
             await say(interaction, self.error_text(error, locale))
-        except Exception:
+        except Exception as error:
+            if rest.is_transport_error(error):
+                # The answer itself could not travel (already sent again once where that is
+                # safe): nothing can reach the user now, and it is no bug of ours to trace.
+                log.warning(
+                    "interaction %s at table %s not answered: %r", interaction.id, table_id, error
+                )
+                return
             log.exception("interaction %s failed at table %s", interaction.id, table_id)
             await say(interaction, t("error.unexpected", locale))
 

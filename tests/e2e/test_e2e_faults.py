@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import logging
+import random
 from typing import Any
 
+import aiohttp
 import pytest
 
 from bot.client import CardTableBot
 from bot.texts import t
+from bot.ui import discord_internals as internals
 from emulator import Emulator
 from emulator.state import APPLICATION_COMMAND
+from tests.e2e.test_e2e_hardening import started_table
 from tests.support.world import World
 
 
@@ -59,3 +63,75 @@ async def test_an_out_of_date_slash_command_is_answered_as_such_with_one_warning
     assert not [r for r in mine if r.levelno >= logging.ERROR or r.exc_info]
     assert [r for r in mine if r.levelno == logging.WARNING and "out of date" in r.getMessage()]
     assert running_bot.table_service.in_channel(world.table.id) is None
+
+
+def bot_lines(caplog: pytest.LogCaptureFixture, level: int) -> list[logging.LogRecord]:
+    return [r for r in caplog.records if r.name.startswith("bot") and r.levelno >= level]
+
+
+async def test_a_click_answer_lost_in_transport_is_sent_again_once_with_one_line(
+    emulator: Emulator,
+    world: World,
+    running_bot: CardTableBot,
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Fault 1: the connection drops as the bot answers a click (ServerDisconnectedError
+    before anything reached Discord). The answer is sent again once and the person sees it;
+    the bot logs one warning line, no traceback."""
+    driver = await started_table(world, running_bot, "euchre new")
+    failures = inject_disconnects(monkeypatch, count=1)
+    caplog.clear()
+    caplog.set_level(logging.INFO)
+    assert await driver.step(random.Random(3))
+    assert failures == [], "the injected disconnect was hit"
+    assert not [r for r in bot_lines(caplog, logging.ERROR)]
+    assert not [r for r in caplog.records if r.exc_info]
+    warnings = bot_lines(caplog, logging.WARNING)
+    assert len(warnings) == 1 and "again" in warnings[0].getMessage(), warnings
+
+
+async def test_a_click_on_a_closed_session_logs_one_line_and_no_traceback(
+    emulator: Emulator,
+    world: World,
+    running_bot: CardTableBot,
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Fault 1, the rest of it: the answer fails in transport, then its fallback meets
+    `RuntimeError: Session is closed` (the bot is going down). Nothing escapes `guarded` or
+    `KeyButton.callback`: one warning line, no traceback, no retry of the closed session."""
+    driver = await started_table(world, running_bot, "euchre new")
+    person = world.alice
+    inject_disconnects(monkeypatch, count=1)
+    # New interactions take the HTTP client's session: give them one that is closed (the
+    # gateway keeps its own connection, opened on the real session).
+    closed = aiohttp.ClientSession()
+    await closed.close()
+    monkeypatch.setattr(running_bot.http, "_HTTPClient__session", closed)
+    caplog.clear()
+    caplog.set_level(logging.INFO)
+    click = await person.send_click(driver.message, f"tb:{driver.table.id}:hand")
+    await click.wait_settled(timeout=10)
+    assert click.failed  # nothing could answer it
+    emulator.take_violations(10062)
+    assert not [r for r in bot_lines(caplog, logging.ERROR)]
+    assert not [r for r in caplog.records if r.exc_info]
+    warnings = bot_lines(caplog, logging.WARNING)
+    assert len(warnings) == 1, [w.getMessage() for w in warnings]
+
+
+def inject_disconnects(monkeypatch: pytest.MonkeyPatch, count: int) -> list[int]:
+    """The next `count` interaction callbacks fail as a dropped connection does, before
+    reaching the emulator; the list empties as they are used."""
+    real = internals.post_callback
+    left = list(range(count))
+
+    async def flaky(interaction: Any, params: Any) -> None:
+        if left:
+            left.pop()
+            raise aiohttp.ServerDisconnectedError()
+        await real(interaction, params)
+
+    monkeypatch.setattr(internals, "post_callback", flaky)
+    return left
