@@ -47,6 +47,7 @@ from bot.ui.custom_ids import parse_game_action, parse_table_button
 from bot.ui.discord_internals import template_of
 from bot.ui.leaderboard import DYNAMIC_ITEMS as BOARD_ITEMS
 from bot.ui.live_hands import LiveHands
+from bot.ui.outage import OutageLog, is_storage_outage
 from bot.ui.public import PublicMessages, send_kwargs
 from bot.ui.translator import command_text
 
@@ -89,6 +90,7 @@ class TableUI:
         self.card_emojis = CardEmojis()
         self.live_hands = LiveHands(client, service, self.card_emojis)
         self._background: set[asyncio.Task[None]] = set()
+        self.outage = OutageLog()
         service.add_listener(self._on_table_change)
 
     def _on_table_change(self, table: Table, change: str) -> None:
@@ -123,10 +125,16 @@ class TableUI:
         interaction: discord.Interaction[Any],
         table_id: int | None,
         work: Callable[[str], Awaitable[None]],
+        *,
+        writes: bool = True,
     ) -> None:
+        """Run `work` and answer whatever happens. `writes`: the work writes to the database
+        when it succeeds, so its success ends an outage."""
         locale = locale_of(interaction)
         try:
             await work(locale)
+            if writes:
+                self.outage.worked()
         except TableError as error:
             await say(interaction, self.error_text(error, locale))
         except Exception as error:
@@ -137,7 +145,11 @@ class TableUI:
                     "interaction %s at table %s not answered: %r", interaction.id, table_id, error
                 )
                 return
-            log.exception("interaction %s failed at table %s", interaction.id, table_id)
+            if is_storage_outage(error):
+                # Logged as one outage (start, a count, end), not a traceback per click.
+                self.outage.refused(error, f"interaction at table {table_id}")
+            else:
+                log.exception("interaction %s failed at table %s", interaction.id, table_id)
             await say(interaction, t("error.unexpected", locale))
 
     async def in_time(
@@ -299,7 +311,7 @@ class TableUI:
             elif not interaction.response.is_done():
                 await interaction.response.defer()
 
-        await self.guarded(interaction, table_id, work)
+        await self.guarded(interaction, table_id, work, writes=verb not in ("hand", "refresh"))
 
     def _in_its_place(self, interaction: discord.Interaction[Any], table_id: int) -> bool:
         """A table's buttons work only in the table's own server and channel (issue 13 item

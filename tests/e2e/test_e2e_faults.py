@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import logging
 import random
+import sqlite3
 from typing import Any
 
 import aiohttp
 import pytest
 
 from bot.client import CardTableBot
+from bot.settings import Settings
 from bot.texts import t
 from bot.ui import discord_internals as internals
 from emulator import Emulator
@@ -135,3 +137,45 @@ def inject_disconnects(monkeypatch: pytest.MonkeyPatch, count: int) -> list[int]
 
     monkeypatch.setattr(internals, "post_callback", flaky)
     return left
+
+
+async def test_a_database_outage_is_logged_once_then_counted_then_back(
+    emulator: Emulator,
+    world: World,
+    running_bot: CardTableBot,
+    bot_settings: Settings,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Fault 4: while the database refuses writes (another process holds its write lock),
+    every click is still answered, but the log holds one ERROR with one traceback for the
+    whole outage, not one per click; the first write that works says it is back."""
+    driver = await started_table(world, running_bot, "euchre new")
+    assert running_bot.db is not None
+    # Fail fast instead of waiting 5 s per write for the lock to come free.
+    await running_bot.db._conn.execute("PRAGMA busy_timeout = 20")  # type: ignore[union-attr]
+    holder = sqlite3.connect(bot_settings.database_path, isolation_level=None)
+    caplog.clear()
+    caplog.set_level(logging.INFO)
+    try:
+        holder.execute("BEGIN IMMEDIATE")
+        table = driver.table
+        before = table.version
+        for _ in range(5):
+            seat = next(s for s in table.game.to_act if not table.is_bot_seat(s))  # type: ignore[union-attr]
+            person = driver.person_at(seat)
+            hand = await person.click(driver.message, f"tb:{table.id}:hand")
+            action = next(
+                b for b in hand.buttons if b.custom_id.startswith("t:") and not b.disabled
+            )
+            answer = await person.click(hand, action.custom_id)
+            assert t("error.unexpected", person.locale) in answer.content
+        assert table.version == before  # nothing was written
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    errors = bot_lines(caplog, logging.ERROR)
+    assert len(errors) == 1 and "database unavailable" in errors[0].getMessage(), errors
+    assert len([r for r in caplog.records if r.exc_info]) == 1
+    assert await driver.step(random.Random(5))  # the database is back: a move goes through
+    assert any("database back" in r.getMessage() for r in bot_lines(caplog, logging.WARNING))
+    assert len(emulator.take_bot_errors("database unavailable")) == 1  # the one expected
