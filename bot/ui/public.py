@@ -13,7 +13,8 @@ Turn pings go through the same worker and the same pacing: Discord notifies nobo
 edited into a message, so when the turn passes to a human (or half their time is gone) the
 worker deletes the table's previous ping and sends a short NEW message mentioning exactly the
 players to act (`allowed_mentions` names them). The channel holds at most one ping per table;
-its id is stored, so after a restart the old ping is deleted too.
+its id is stored, so after a restart the old ping is deleted too (and cleared before it is
+deleted, so a restart never deletes it twice).
 """
 
 from __future__ import annotations
@@ -224,6 +225,10 @@ class PublicMessages:
             return
         old = table.record.ping_message_id
         if old is not None:
+            # "No ping" is stored before the delete: a crash between the two then leaves a
+            # ping in the channel rather than an id the restart would delete again (a 404).
+            with contextlib.suppress(TableError):
+                await self._service.set_ping(table.id, None)
             await self._wait_for_slot(channel)
             messages = self._client.get_partial_messageable(table.channel_id)
             try:
@@ -256,7 +261,7 @@ class PublicMessages:
             self._pinged.pop(table.id, None)
         else:
             self._pinged[table.id] = wanted
-        if new_id != old:
+        if new_id is not None:
             with contextlib.suppress(TableError):  # closed meanwhile: nothing to remember
                 await self._service.set_ping(table.id, new_id)
 

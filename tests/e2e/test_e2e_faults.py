@@ -8,6 +8,7 @@ import sqlite3
 from typing import Any
 
 import aiohttp
+import discord
 import pytest
 
 from bot.client import CardTableBot
@@ -17,6 +18,7 @@ from bot.ui import discord_internals as internals
 from emulator import Emulator
 from emulator.state import APPLICATION_COMMAND
 from tests.e2e.test_e2e_hardening import started_table
+from tests.support.play_driver import TableDriver
 from tests.support.world import World
 
 
@@ -179,3 +181,37 @@ async def test_a_database_outage_is_logged_once_then_counted_then_back(
     assert await driver.step(random.Random(5))  # the database is back: a move goes through
     assert any("database back" in r.getMessage() for r in bot_lines(caplog, logging.WARNING))
     assert len(emulator.take_bot_errors("database unavailable")) == 1  # the one expected
+
+
+async def test_a_turn_ping_is_forgotten_in_the_database_before_it_is_deleted(
+    emulator: Emulator,
+    world: World,
+    running_bot: CardTableBot,
+    bot_settings: Settings,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Fault 5: a SIGKILL between deleting the turn ping and storing the next one left the old
+    id stored, and the restart deleted it again (a 404). The stored id is cleared first: at
+    the moment any ping is deleted, the database no longer names it."""
+    stored_at_delete: list[tuple[int, int | None]] = []
+    real_delete = discord.PartialMessage.delete
+
+    async def observed_delete(
+        message: discord.PartialMessage, *, delay: float | None = None
+    ) -> None:
+        with sqlite3.connect(bot_settings.database_path) as conn:
+            for (ping,) in conn.execute("SELECT ping_message_id FROM tables"):
+                stored_at_delete.append((message.id, ping))
+        await real_delete(message, delay=delay)
+
+    monkeypatch.setattr(discord.PartialMessage, "delete", observed_delete)
+    driver = TableDriver(world.emu, running_bot, world.table, world.players)
+    lobby = await driver.open(world.alice, "euchre new", pings=True, turn_timer=0)
+    await driver.sit(lobby, world.players[1:], 0, world.alice)
+    await driver.start(lobby, world.alice)
+    rng = random.Random(11)
+    for _ in range(4):  # the turn passes from person to person: each new ping retires the last
+        assert await driver.step(rng)
+        await driver.settle()
+    assert stored_at_delete, "pings were deleted"
+    assert all(ping != deleted for deleted, ping in stored_at_delete), stored_at_delete
