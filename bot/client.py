@@ -19,6 +19,7 @@ from bot.storage.backend import open_storage
 from bot.tables.service import TableService
 from bot.texts import t
 from bot.ui.answer import say
+from bot.ui.budget import GlobalBudget
 from bot.ui.buttons import DYNAMIC_ITEMS
 from bot.ui.table_ui import TableUI
 from bot.ui.translator import CatalogTranslator
@@ -124,7 +125,9 @@ class CardTableBot(commands.Bot):
             clock=self.clock,
             shards=self.settings.shards,  # restore and own only the tables of our guilds
         )
-        self._table_ui = table_ui = TableUI(self, service)
+        # This process's share of the token's global budget (split evenly between shards).
+        budget = GlobalBudget.for_shards(self.settings.shards)
+        self._table_ui = table_ui = TableUI(self, service, budget=budget)
         render_pool.warm_up()  # the pictures' worker starts with the bot, not at the first table
         # One process uploads the card emojis (the one of shard 0); the others wait for them.
         shards = self.settings.shards

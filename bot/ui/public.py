@@ -33,6 +33,7 @@ import discord
 from bot.tables.errors import TableError
 from bot.tables.service import Table, TableService
 from bot.ui import render, rest
+from bot.ui.budget import GlobalBudget, Priority
 from bot.ui.buttons import detach
 from bot.ui.table_picture import TablePictures, wants_picture
 
@@ -99,8 +100,11 @@ class PublicMessages:
         max_edits: int = DEFAULT_MAX_EDITS,
         per_seconds: float = DEFAULT_PER_SECONDS,
         clock: Callable[[], float] = time.monotonic,
+        budget: GlobalBudget | None = None,
     ) -> None:
         self._client = client
+        # Every request here is on a global-bound route: each takes from the token's budget.
+        self.budget = budget if budget is not None else GlobalBudget()
         self._service = service
         # Public so a test can scale the window together with the emulator's.
         self.max_edits = max_edits
@@ -197,7 +201,9 @@ class PublicMessages:
             if table.message_id is None:
                 continue
             if not self.is_current(table):
+                await self.budget.take(Priority.WATCHED)
                 try:
+                    # Drawn now, after the wait: the latest state goes, not the one queued.
                     await self._edit(table)
                 except asyncio.CancelledError:
                     raise
@@ -230,6 +236,7 @@ class PublicMessages:
             with contextlib.suppress(TableError):
                 await self._service.set_ping(table.id, None)
             await self._wait_for_slot(channel)
+            await self.budget.take(Priority.REST)
             messages = self._client.get_partial_messageable(table.channel_id)
             try:
                 await messages.get_partial_message(old).delete()
@@ -243,6 +250,7 @@ class PublicMessages:
         if ping is not None:
             content, user_ids = ping
             await self._wait_for_slot(channel)
+            await self.budget.take(Priority.PING)
             try:
                 new_id = await rest.send_channel_message(
                     self._client,
@@ -343,6 +351,7 @@ class PublicMessages:
         channel = self._client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         key, parts = await self.draw(table)
         try:
+            await self.budget.take(Priority.WATCHED)
             message = await channel.send(**send_kwargs(parts))
         except discord.HTTPException as error:
             log.warning(
@@ -358,6 +367,7 @@ class PublicMessages:
         self._shown[table.id] = key
         if retire is not None:
             old = channel.get_partial_message(retire)
+            await self.budget.take(Priority.REST)
             try:
                 await old.delete()
             except discord.HTTPException:

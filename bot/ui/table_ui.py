@@ -41,6 +41,7 @@ from bot.tables.settings import BY_NAME
 from bot.texts import t
 from bot.ui import render, rest
 from bot.ui.answer import locale_of, say
+from bot.ui.budget import GlobalBudget, Priority
 from bot.ui.buttons import DYNAMIC_ITEMS, detach
 from bot.ui.card_emojis import CardEmojis
 from bot.ui.custom_ids import parse_game_action, parse_table_button
@@ -77,6 +78,7 @@ class TableUI:
         ack_deadline: float = ACK_DEADLINE,
         max_edits: int | None = None,
         per_seconds: float | None = None,
+        budget: GlobalBudget | None = None,
     ) -> None:
         self.client = client
         self.service = service
@@ -86,7 +88,10 @@ class TableUI:
             pacing["max_edits"] = max_edits
         if per_seconds is not None:
             pacing["per_seconds"] = per_seconds
-        self.public = PublicMessages(client, service, **pacing)
+        # The token's budget for global-bound routes (bot/ui/budget.py): channel posts, edits
+        # and deletes; answers to interactions are exempt and never wait on it.
+        self.budget = budget if budget is not None else GlobalBudget()
+        self.public = PublicMessages(client, service, budget=self.budget, **pacing)
         self.card_emojis = CardEmojis()
         self.live_hands = LiveHands(client, service, self.card_emojis)
         self._background: set[asyncio.Task[None]] = set()
@@ -455,6 +460,7 @@ class TableUI:
                 channel = self.client.get_partial_messageable(
                     table.channel_id, guild_id=table.guild_id
                 )
+                await self.budget.take(Priority.WATCHED)
                 message_id: int | None = (await channel.send(**send_kwargs(parts))).id
             else:
                 response = await interaction.response.send_message(**send_kwargs(parts))
@@ -554,6 +560,7 @@ class TableUI:
         old = self.client.get_partial_messageable(
             table.channel_id, guild_id=table.guild_id
         ).get_partial_message(message_id)
+        await self.budget.take(Priority.REST)
         try:
             await old.delete()
             return
@@ -564,6 +571,7 @@ class TableUI:
                 "could not delete old message %s of table %s; neutralising it", message_id, table.id
             )
         parts = render.moved_message(table)
+        await self.budget.take(Priority.REST)
         try:
             await old.edit(**parts.kwargs())
         except discord.HTTPException:
