@@ -201,9 +201,7 @@ class PublicMessages:
             if table.message_id is None:
                 continue
             if not self.is_current(table):
-                await self.budget.take(Priority.WATCHED)
                 try:
-                    # Drawn now, after the wait: the latest state goes, not the one queued.
                     await self._edit(table)
                 except asyncio.CancelledError:
                     raise
@@ -295,6 +293,10 @@ class PublicMessages:
             return
         message_id = table.message_id
         assert message_id is not None
+        # The token is taken just before the request (not before drawing the picture, which
+        # can take a while): requests go out at the budget's pace, not in bunches. A state
+        # newer than this drawing queues the table again (coalesced: the latest state wins).
+        await self.budget.take(Priority.WATCHED)
         try:
             await rest.edit_channel_message(self._client, table.channel_id, message_id, parts)
         except discord.NotFound:

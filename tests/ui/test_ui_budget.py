@@ -72,7 +72,7 @@ async def test_a_cancelled_waiter_does_not_hold_up_the_others() -> None:
 
 
 @pytest.mark.parametrize(
-    ("shards", "rate"), [(None, 40.0), ([(0, 2)], 20.0), ([(0, 4), (1, 4)], 20.0)]
+    ("shards", "rate"), [(None, 36.0), ([(0, 2)], 18.0), ([(0, 4), (1, 4)], 18.0)]
 )
 def test_shard_processes_split_the_tokens_budget(
     shards: list[tuple[int, int]] | None, rate: float
