@@ -971,13 +971,14 @@ async def measure(state: World, seconds: float) -> Window:
             what="the deferred answers",
         )
     seen = [answer_seen(i, wall) for i in window if not i.failed]
-    with contextlib.suppress(TimeoutError):  # the table messages catch up with the window
-        await emu.wait_for(
-            lambda: all(staleness(state, i, wall) is not None for i in window if is_move(i)),
-            timeout=15,
-            what="the table messages",
-        )
-    stale = [staleness(state, i, wall) for i in window if is_move(i)]
+    # The table messages catch up with the window's moves (looked at twice a second: the
+    # emulator shares this process, and a check on every event would stall it).
+    moves = [i for i in window if is_move(i)]
+    for _ in range(30):
+        stale = staleness(state, moves, wall)
+        if all(v is not None for v in stale):
+            break
+        await asyncio.sleep(0.5)
     return Window(
         tables=len(state.tables),
         humans=len(state.tables[0].people) if state.tables else 0,
@@ -1013,22 +1014,31 @@ def is_move(interaction: Interaction) -> bool:
     return custom_id.startswith("t:") and interaction.acked_at is not None
 
 
-def staleness(state: World, interaction: Interaction, wall: float) -> float | None:
-    """Seconds from a game action's new state (no later than its answer) until the table
-    message showed that state or a later one. None: not shown yet."""
-    parts = (interaction.custom_id or "").split(":")
-    table = next((t for t in state.tables if t.channel is interaction.channel), None)
-    if table is None or table.message is None or len(parts) < 4 or not parts[2].isdigit():
-        return None
-    wanted = int(parts[2]) + 1
-    assert interaction.acked_at is not None
-    acked = interaction.acked_at + wall
-    for version in table.message.versions:
-        footer = (version.embeds[0].get("footer") or {}).get("text", "") if version.embeds else ""
-        match = FOOTER_MOVE.search(footer)
-        if match and int(match.group(1)) >= wanted:
-            return max(0.0, version.at - acked)
-    return None
+def staleness(state: World, moves: list[Interaction], wall: float) -> list[float | None]:
+    """For each game action: seconds from its new state (no later than its answer) until the
+    table message showed that state or a later one. None: not shown yet."""
+    shown: dict[int, list[tuple[int, float]]] = {}  # channel id -> (move, when) of its versions
+    for table in state.tables:
+        if table.message is None:
+            continue
+        marks = []
+        for version in table.message.versions:
+            embeds = version.embeds
+            footer = (embeds[0].get("footer") or {}).get("text", "") if embeds else ""
+            match = FOOTER_MOVE.search(footer)
+            if match:
+                marks.append((int(match.group(1)), version.at))
+        shown[table.channel.id] = marks
+    out: list[float | None] = []
+    for interaction in moves:
+        parts = (interaction.custom_id or "").split(":")
+        marks = shown.get(interaction.channel.id, [])
+        wanted = int(parts[2]) + 1 if len(parts) >= 4 and parts[2].isdigit() else None
+        acked = (interaction.acked_at or 0.0) + wall
+        out.append(
+            next((max(0.0, at - acked) for move, at in marks if wanted and move >= wanted), None)
+        )
+    return out
 
 
 def answer_seen(interaction: Interaction, wall: float) -> float | None:
