@@ -60,6 +60,7 @@ STRINGS: dict[str, str] = {
     "error.missing_permissions": "I need these permissions in this channel: {permissions}.",
     "error.user_missing_permissions": "You need these permissions: {permissions}.",
     "error.check_failed": "You can't use this command here.",
+    "error.command_out_of_date": "This command is out of date. Reload Discord and try again.",
     # slash command and option names (lower case, no spaces, at most 32 characters)
     "cmd.name.euchre": "euchre",
     "cmd.name.truco": "truco",

@@ -45,12 +45,14 @@ from bot.texts import t
 from bot.ui import render, rest
 from bot.ui.after_buttons import DYNAMIC_ITEMS as AFTER_GAME_ITEMS
 from bot.ui.answer import locale_of, say
+from bot.ui.budget import GlobalBudget, Priority
 from bot.ui.buttons import DYNAMIC_ITEMS, detach
 from bot.ui.card_emojis import CardEmojis
 from bot.ui.custom_ids import parse_game_action, parse_table_button
 from bot.ui.discord_internals import template_of
 from bot.ui.leaderboard import DYNAMIC_ITEMS as BOARD_ITEMS
 from bot.ui.live_hands import LiveHands
+from bot.ui.outage import OutageLog, is_storage_outage
 from bot.ui.public import PublicMessages, send_kwargs
 from bot.ui.seat_picture import SeatPictures, Shown
 from bot.ui.translator import command_text
@@ -91,6 +93,7 @@ class TableUI:
         max_edits: int | None = None,
         per_seconds: float | None = None,
         clock: Callable[[], float] = time.time,
+        budget: GlobalBudget | None = None,
     ) -> None:
         self.client = client
         self.service = service
@@ -100,11 +103,15 @@ class TableUI:
             pacing["max_edits"] = max_edits
         if per_seconds is not None:
             pacing["per_seconds"] = per_seconds
-        self.public = PublicMessages(client, service, **pacing)
+        # The token's budget for global-bound routes (bot/ui/budget.py): channel posts, edits
+        # and deletes; answers to interactions are exempt and never wait on it.
+        self.budget = budget if budget is not None else GlobalBudget()
+        self.public = PublicMessages(client, service, budget=self.budget, **pacing)
         self.card_emojis = CardEmojis()
         self.seat_pictures = SeatPictures(clock)  # the table service's clock: time left
         self.live_hands = LiveHands(client, service, self.card_emojis, pictures=self.seat_pictures)
         self._background: set[asyncio.Task[None]] = set()
+        self.outage = OutageLog()
         service.add_listener(self._on_table_change)
 
     def _on_table_change(self, table: Table, change: str) -> None:
@@ -139,14 +146,31 @@ class TableUI:
         interaction: discord.Interaction[Any],
         table_id: int | None,
         work: Callable[[str], Awaitable[None]],
+        *,
+        writes: bool = True,
     ) -> None:
+        """Run `work` and answer whatever happens. `writes`: the work writes to the database
+        when it succeeds, so its success ends an outage."""
         locale = locale_of(interaction)
         try:
             await work(locale)
+            if writes:
+                self.outage.worked()
         except TableError as error:
             await say(interaction, self.error_text(error, locale))
-        except Exception:
-            log.exception("interaction %s failed at table %s", interaction.id, table_id)
+        except Exception as error:
+            if rest.is_transport_error(error):
+                # The answer itself could not travel (already sent again once where that is
+                # safe): nothing can reach the user now, and it is no bug of ours to trace.
+                log.warning(
+                    "interaction %s at table %s not answered: %r", interaction.id, table_id, error
+                )
+                return
+            if is_storage_outage(error):
+                # Logged as one outage (start, a count, end), not a traceback per click.
+                self.outage.refused(error, f"interaction at table {table_id}")
+            else:
+                log.exception("interaction %s failed at table %s", interaction.id, table_id)
             await say(interaction, t("error.unexpected", locale))
 
     async def in_time(
@@ -313,7 +337,7 @@ class TableUI:
             elif not interaction.response.is_done():
                 await interaction.response.defer()
 
-        await self.guarded(interaction, table_id, work)
+        await self.guarded(interaction, table_id, work, writes=verb not in ("hand", "refresh"))
 
     def _in_its_place(self, interaction: discord.Interaction[Any], table_id: int) -> bool:
         """A table's buttons work only in the table's own server and channel (issue 13 item
@@ -478,6 +502,7 @@ class TableUI:
                 channel = self.client.get_partial_messageable(
                     table.channel_id, guild_id=table.guild_id
                 )
+                await self.budget.take(Priority.WATCHED)
                 message_id: int | None = (await channel.send(**send_kwargs(parts))).id
             else:
                 response = await interaction.response.send_message(**send_kwargs(parts))
@@ -577,6 +602,7 @@ class TableUI:
         old = self.client.get_partial_messageable(
             table.channel_id, guild_id=table.guild_id
         ).get_partial_message(message_id)
+        await self.budget.take(Priority.REST)
         try:
             await old.delete()
             return
@@ -587,6 +613,7 @@ class TableUI:
                 "could not delete old message %s of table %s; neutralising it", message_id, table.id
             )
         parts = render.moved_message(table)
+        await self.budget.take(Priority.REST)
         try:
             await old.edit(**parts.kwargs())
         except discord.HTTPException:
