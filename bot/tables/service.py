@@ -26,6 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.engine.common import EngineError, team_of
+from bot.tables import alone
 from bot.tables.bot_seats import BotSeats, bot_seat_to_act, choose_bot_action
 from bot.tables.errors import (
     ActionRefused,
@@ -223,10 +224,37 @@ class TableService:
             if player is not None and player.covered:  # playing again: back at the seat
                 seats = list(table.seats)
                 seats[position] = dataclasses.replace(player, missed=0, away=False)
-            events = await self.apply_locked(table, seat, action, seats=seats)
+            # Euchre's "Order up · alone": the bid, and the maker's answer to the going-alone
+            # question given with it (bot/tables/alone.py).
+            action, maker_alone = alone.bid_of(table, action)
+            before = alone.intends(table, seat)
+            if maker_alone is not None:
+                alone.set_intent(table, seat, maker_alone)
+            try:
+                events = await self.apply_locked(table, seat, action, seats=seats)
+            except BaseException:
+                if maker_alone is not None:
+                    alone.set_intent(table, seat, before)
+                raise
             new_version = table.version
         self.changed(table, CHANGE_ACTION)
         return ActResult(table, seat, action, events, new_version)
+
+    async def set_alone_intent(self, table_id: int, user_id: int, on: bool) -> Table:
+        """A player switches "Go alone" on or off for this hand (euchre, alone=anyone): a
+        private choice, no version, nothing shown to the others (bot/tables/alone.py). Once the
+        question has come and gone the switch does nothing."""
+        table = self.get(table_id)
+        async with table.lock:
+            check_open(table)
+            if table.game is None:
+                raise NotPlaying(table)
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise NotSeated(table)
+            if alone.may_toggle(table, seat):
+                alone.set_intent(table, seat, on)
+        return table
 
     def _partner_answered(self, table: Table, seat: int, version: int) -> bool:
         """Did the state the button was drawn for end with the partner's answer? (Truco: either
@@ -239,6 +267,21 @@ class TableService:
         return other != seat and team_of(other) == team_of(seat) and action in ANSWERS
 
     async def apply_locked(
+        self,
+        table: Table,
+        seat: int,
+        action: str,
+        *,
+        seats: list[SeatRecord | None] | None = None,
+    ) -> list[Any]:
+        """Apply one action, then the going-alone answers the table gives for people at once
+        (euchre, bot/tables/alone.py), each stored as its seat's own action."""
+        events = await self._apply_one(table, seat, action, seats=seats)
+        while (due := alone.answer_due(table)) is not None:
+            events += await self._apply_one(table, *due)
+        return events
+
+    async def _apply_one(
         self,
         table: Table,
         seat: int,

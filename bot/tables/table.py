@@ -53,6 +53,8 @@ class Table:
     notice_version: int | None = None
     result: GameResult | None = None
     bot_task: asyncio.Task[None] | None = None
+    # (hand number, seat): who goes alone when the euchre question comes (bot/tables/alone.py).
+    alone_intents: set[tuple[int, int]] = field(default_factory=set)
 
     # --- identity -------------------------------------------------------------------------------
 
