@@ -93,7 +93,7 @@ def set_intent(table: Table, seat: int, alone: bool) -> None:
     intents = table.alone_intents
     hand = hand_key(table)
     for key in [k for k in intents if k[0] != hand]:
-        del intents[key]  # an earlier hand's answers mean nothing now
+        intents.discard(key)  # an earlier hand's answers mean nothing now
     if alone:
         intents.add((hand, seat))
     else:
