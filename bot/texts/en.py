@@ -435,6 +435,7 @@ STRINGS: dict[str, str] = {
     "settings.pings.True": "on",
     "settings.pings.False": "off",
     "settings.button": "{setting}: {value}",
+    "lobby.rule.coberta": "Coberta",
     "lobby.settings": "Table settings (the host may change them)",
     "lobby.setting_line": "{setting}: **{value}**",
     "cmd.new.turn_timer": "Time for a turn before a bot plays it (default 2 min)",

@@ -17,6 +17,7 @@ from bot.engine.common import team_of
 from bot.pictures.scene import SeatScene
 from bot.tables import alone
 from bot.tables.bot_moves import DEFAULT_LEVEL, LEVELS
+from bot.tables.lobby import LOBBY_RULES
 from bot.tables.service import Table
 from bot.tables.settings import SETTINGS, setting_of
 from bot.texts import n, t
@@ -220,6 +221,19 @@ def lobby_message(table: Table, locale: str | None = None) -> MessageParts:
         view.add(
             table_button_id(table.id, "set", setting=setting.name),
             label=t("settings.button", locale, setting=name, value=value),
+            row=3,
+        )
+    for rule in LOBBY_RULES.get(table.game_name, ()):  # truco's coberta (T15)
+        on = bool(table.options.get(rule, False))
+        view.add(
+            table_button_id(table.id, "set", setting=rule),
+            label=t(
+                "settings.button",
+                locale,
+                setting=t(f"lobby.rule.{rule}", locale),
+                value=t(f"settings.pings.{on}", locale),
+            ),
+            style=Style.success if on else Style.secondary,
             row=3,
         )
     content = _notice(table, locale) + t(
