@@ -56,6 +56,8 @@ class Table:
     notice_version: int | None = None
     result: GameResult | None = None
     bot_task: asyncio.Task[None] | None = None
+    # (hand number, seat): who goes alone when the euchre question comes (bot/tables/alone.py).
+    alone_intents: set[tuple[int, int]] = field(default_factory=set)
 
     # --- identity -------------------------------------------------------------------------------
 
@@ -207,6 +209,8 @@ class TableHost(Protocol):
     """What the lobby verbs, the bot seats and the turn timers use of the table service."""
 
     store: TableStore
+    # The (shard_id, shard_count) pairs whose guilds this process owns; None: every guild.
+    shards: list[tuple[int, int]] | None
 
     def now(self) -> float:
         """The service's clock (tests and the emulator move it)."""

@@ -190,6 +190,12 @@ STRINGS: dict[str, str] = {
     "table.hand_value": "Worth {value} points",
     "options.coberta": "coberta",
     "hand.button.cover": "{card} face down",
+    "hand.button.alone_off": "Go alone: off",
+    "hand.button.alone_on": "Go alone: on",
+    "hand.alone_intent.off": "Going alone? Switch it on before trump is made; otherwise you stay. "
+    "If you make trump, your bid says it.",
+    "hand.alone_intent.on": "You go alone once trump is made, unless your partner already did. "
+    "If you make trump, your bid says it.",
     "event.truco.covered": "Played face down: {cards}.",
     "table.pending_ask": "{team} asks {ask}: accepting makes it {value}, running gives {run_value}",
     "table.hand_of_ten": "Mão de dez: {team} decides",
@@ -430,6 +436,7 @@ STRINGS: dict[str, str] = {
     "settings.pings.True": "on",
     "settings.pings.False": "off",
     "settings.button": "{setting}: {value}",
+    "lobby.rule.coberta": "Coberta",
     "lobby.settings": "Table settings (the host may change them)",
     "lobby.setting_line": "{setting}: **{value}**",
     "cmd.new.turn_timer": "Time for a turn before a bot plays it (default 2 min)",
@@ -441,6 +448,14 @@ STRINGS: dict[str, str] = {
     "table.button.back": "I'm back",
     "table.button.leave": "Leave",
     "table.left": "You left the table; a bot plays your seat. The result counts for the others.",
+    "table.left.closed": "You left, and nobody else was seated: the table is closed and this "
+    "game is not counted.",
+    "table.left.after_game": "You left the table; your seat is free for the next game.",
+    "table.leave.confirm": "Leave this game? A bot will play your seat, and the result counts "
+    "for the others.",
+    "table.leave.confirm_last": "Leave this game? You're the last player here: the table closes "
+    "and the game is not counted.",
+    "table.leave.button": "Leave the game",
     "table.back": "Welcome back — your seat is yours again.",
     "ping.turn": "🃏 {who}: your turn at the {game} table. {url}",
     "ping.warning": "⏳ {who}: half your time is gone — a bot plays for you {when}. {url}",

@@ -5,7 +5,9 @@
   the hand was drawn: a click on an older one applies nothing (see TableService.act).
 - Table buttons, version-free: `tb:{table}:{verb}` with verb one of `hand` (Show my hand, on the
   table message), `refresh` (on a hand message), `join`, `leave`, `bot`, `start`, `cancel`,
-  `again` (Play again: ready), `go` (the host starts the next game now), `back` (I'm back);
+  `again` (Play again: ready), `go` (the host starts the next game now), `back` (I'm back),
+  `quit` (the confirmed Leave of a running game), `alone` / `stay` (euchre: switch "Go alone"
+  on or off in a hand, bot/tables/alone.py);
   `tb:{table}:seat:{position}` (sit at a lobby position 0..3), `tb:{table}:set:{setting}`
   (the host moves a table setting to its next value) and `tb:{table}:bot:{level}` (add a bot of
   level easy, normal or hard; a bare `bot`, on lobby messages older than the levels, adds a
@@ -43,7 +45,21 @@ _ACTION = r"[a-z]{1,10}(?::[A-Za-z0-9]{1,6}){0,2}"
 _NUMBER = r"(?:0|[1-9][0-9]{0,18})"
 GAME_ACTION_ID = re.compile(rf"t:(?P<table>{_NUMBER}):(?P<version>{_NUMBER}):(?P<action>{_ACTION})")
 TABLE_VERBS = frozenset(
-    {"hand", "refresh", "join", "leave", "bot", "start", "cancel", "again", "go", "back"}
+    {
+        "hand",
+        "refresh",
+        "join",
+        "leave",
+        "quit",
+        "bot",
+        "start",
+        "cancel",
+        "again",
+        "go",
+        "back",
+        "alone",
+        "stay",
+    }
 )
 TABLE_BUTTON_ID = re.compile(
     rf"tb:(?P<table>{_NUMBER}):(?:(?P<verb>[a-z]{{1,10}})|seat:(?P<position>[0-3])"

@@ -15,7 +15,9 @@ import discord
 
 from bot.engine.common import team_of
 from bot.pictures.scene import SeatScene
+from bot.tables import alone
 from bot.tables.bot_moves import DEFAULT_LEVEL, LEVELS
+from bot.tables.lobby import LOBBY_RULES
 from bot.tables.service import Table
 from bot.tables.settings import SETTINGS, setting_of
 from bot.tables.story import game_story, story_lines
@@ -220,6 +222,19 @@ def lobby_message(table: Table, locale: str | None = None) -> MessageParts:
         view.add(
             table_button_id(table.id, "set", setting=setting.name),
             label=t("settings.button", locale, setting=name, value=value),
+            row=3,
+        )
+    for rule in LOBBY_RULES.get(table.game_name, ()):  # truco's coberta (T15)
+        on = bool(table.options.get(rule, False))
+        view.add(
+            table_button_id(table.id, "set", setting=rule),
+            label=t(
+                "settings.button",
+                locale,
+                setting=t(f"lobby.rule.{rule}", locale),
+                value=t(f"settings.pings.{on}", locale),
+            ),
+            style=Style.success if on else Style.secondary,
             row=3,
         )
     content = _notice(table, locale) + t(
@@ -795,6 +810,9 @@ def hand_message(
         lines.append(t("hand.trick", locale, cards=cards_line(view["trick"], name_of)))
     lines.append(t("table.scores", locale, team0=view["scores"][0], team1=view["scores"][1]))
     lines.append(hand_prompt(table, view, locale))
+    if alone.may_toggle(table, seat):
+        on = alone.intends(table, seat)
+        lines.append(t("hand.alone_intent.on" if on else "hand.alone_intent.off", locale))
     if note:
         lines.append(f"*{note}*")
 
@@ -838,7 +856,11 @@ def hand_message(
             style=Style.secondary,
             row=1,
         )
-    decisions = [a for a in legal if a.split(":")[0] not in ("play", "discard", "cover")]
+    decisions = [
+        a
+        for a in alone.alone_variants(table, legal)
+        if a.split(":")[0] not in ("play", "discard", "cover")
+    ]
     for index, action in enumerate(decisions):
         buttons.add(
             game_action_id(table.id, version, action),
@@ -847,4 +869,13 @@ def hand_message(
             row=2 + index // 5,
         )
     buttons.add(table_button_id(table.id, "refresh"), label=t("hand.button.refresh", locale), row=4)
+    if alone.may_toggle(table, seat):
+        # Euchre's going-alone answer, chosen ahead (bot/tables/alone.py): one optional click.
+        on = alone.intends(table, seat)
+        buttons.add(
+            table_button_id(table.id, "stay" if on else "alone"),
+            label=t("hand.button.alone_on" if on else "hand.button.alone_off", locale),
+            style=Style.success if on else Style.secondary,
+            row=4,
+        )
     return MessageParts(content="\n".join(lines), embed=None, view=buttons, version=version)

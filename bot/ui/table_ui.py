@@ -48,7 +48,8 @@ from bot.ui.answer import locale_of, say
 from bot.ui.budget import GlobalBudget, Priority
 from bot.ui.buttons import DYNAMIC_ITEMS, detach
 from bot.ui.card_emojis import CardEmojis
-from bot.ui.custom_ids import parse_game_action, parse_table_button
+from bot.ui.components import Buttons
+from bot.ui.custom_ids import parse_game_action, parse_table_button, table_button_id
 from bot.ui.discord_internals import template_of
 from bot.ui.leaderboard import DYNAMIC_ITEMS as BOARD_ITEMS
 from bot.ui.live_hands import LiveHands
@@ -295,12 +296,20 @@ class TableUI:
                 with self.live_hands.answering(table_id, user.id):
                     await self._show_hand(interaction, table_id, verb, locale)
                 return
+            if verb in ("alone", "stay"):  # euchre: "Go alone" switched in a hand
+                await service.set_alone_intent(table_id, user.id, verb == "alone")
+                with self.live_hands.answering(table_id, user.id):
+                    await self._show_hand(interaction, table_id, "refresh", locale)
+                return
             table = service.get(table_id)
+            if verb == "leave" and table.status == "playing":
+                # Issue 21 item 2: leaving a running game asks first (one more, private click).
+                await self._confirm_leave(interaction, table, locale)
+                return
             # Answered privately: what the click did to the clicker's own seat.
             private = {
                 "back": "table.back",
                 "again": "result.you_are_ready",
-                "leave": None if table.status == "lobby" else "table.left",
             }.get(verb)
             # Lobby and end-of-game buttons change the public message itself: a refusal is
             # answered privately; a change is acknowledged with a deferred update and shown by
@@ -310,7 +319,7 @@ class TableUI:
                 change = service.join(table_id, user.id, name)
             elif verb == "seat":
                 change = service.join(table_id, user.id, name, position=parsed.position)
-            elif verb == "leave":
+            elif verb in ("leave", "quit"):
                 change = service.leave(table_id, user.id)
             elif verb == "bot":
                 level = parsed.level or DEFAULT_LEVEL
@@ -328,7 +337,10 @@ class TableUI:
                 change = service.start_now(table_id, user.id)
             else:  # "again"
                 change = service.play_again(table_id, user.id)
+            status = table.status
             changed = await self.in_time(interaction, change)
+            if verb in ("leave", "quit") and status != "lobby":
+                private = left_key(status, changed)
             if verb == "again" and changed.status != "finished":
                 # This click was the last one needed: the game has started (issue 21 item 4).
                 private = "result.everyone_ready"
@@ -338,6 +350,30 @@ class TableUI:
                 await interaction.response.defer()
 
         await self.guarded(interaction, table_id, work, writes=verb not in ("hand", "refresh"))
+
+    @staticmethod
+    async def _confirm_leave(
+        interaction: discord.Interaction[Any], table: Table, locale: str
+    ) -> None:
+        """Ask before a player leaves a running game: the answer says what leaving does (a bot
+        takes the seat, or — the last person seated — the table closes, the game uncounted)."""
+        last = table.humans() == [interaction.user.id]
+        buttons = Buttons()
+        buttons.add(
+            table_button_id(table.id, "quit"),
+            label=t("table.leave.button", locale),
+            style=discord.ButtonStyle.danger,
+        )
+        parts = render.MessageParts(
+            content=t("table.leave.confirm_last" if last else "table.leave.confirm", locale),
+            embed=None,
+            view=buttons,
+            files=[],
+        )
+        try:
+            await interaction.response.send_message(ephemeral=True, **send_kwargs(parts))
+        finally:
+            detach(parts.view)
 
     def _in_its_place(self, interaction: discord.Interaction[Any], table_id: int) -> bool:
         """A table's buttons work only in the table's own server and channel (issue 13 item
@@ -618,6 +654,15 @@ class TableUI:
             await old.edit(**parts.kwargs())
         except discord.HTTPException:
             log.warning("could not neutralise old message %s of table %s", message_id, table.id)
+
+
+def left_key(status: str, table: Table) -> str:
+    """What leaving did, said truly (issue 21 item 1): `status` is the table's before."""
+    if table.closed:
+        return "table.left.closed"  # the last person left: nothing goes on, nothing counts
+    if status == "playing":
+        return "table.left"  # a bot plays the seat; the result counts for the others
+    return "table.left.after_game"  # the ready check: the seat is free for the next game
 
 
 def setting_choices(name: str) -> list[discord.app_commands.Choice[int]]:

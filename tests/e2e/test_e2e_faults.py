@@ -17,7 +17,7 @@ from bot.texts import t
 from bot.ui import discord_internals as internals
 from emulator import Emulator
 from emulator.state import APPLICATION_COMMAND
-from tests.e2e.test_e2e_hardening import started_table
+from tests.support.hardening import started_table
 from tests.support.play_driver import TableDriver
 from tests.support.world import World
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from bot.storage import Database, HistoryEntry, ResultsRepository, SqliteTableStore
+from bot.tables import alone
 from bot.tables.games import EngineGame, rules_for
 from bot.tables.records import TableRecord
 from bot.tables.results import build_result
@@ -547,7 +548,8 @@ class CrashScenario:
             return  # killed in flight
         enabled = [b for b in game_buttons(hand) if not b.disabled]
         actions = {parse_game_action(b.custom_id).action for b in enabled}  # type: ignore[union-attr]
-        assert actions == set(game.legal_actions(seat)), "the buttons are the legal actions"
+        legal = alone.offered(record.game, record.options, game.legal_actions(seat))
+        assert actions == set(legal), "the buttons are the legal actions"
         assert hand_version(hand) == record.version, "the hand is drawn at the stored version"
         custom_id = None
         retry = run.retry
@@ -565,6 +567,7 @@ class CrashScenario:
             custom_id = self.rng.choice(enabled).custom_id
         assert custom_id is not None
         action = parse_game_action(custom_id).action  # type: ignore[union-attr]
+        action = alone.engine_action(record.game, record.options, action)
         probe = copy.deepcopy(game)
         probe.apply(seat, action)
         kind = LAST_CARD if probe.is_over else IN_FLIGHT
