@@ -13,7 +13,7 @@ import json
 import time
 import traceback
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from aiohttp import BodyPartReader, web
 
@@ -23,10 +23,11 @@ from emulator.messages import Upload
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
 
-    from emulator.server import Emulator
+    from emulator.clock import Clock
+    from emulator.notifier import Notifier
+    from emulator.ratelimits import RateLimiter
 
 API_PREFIX = "/api/v10"
-EMU_KEY: web.AppKey[Emulator] = web.AppKey("emulator")
 ARRIVED: web.RequestKey[float] = web.RequestKey("arrived", float)  # time.perf_counter()
 JSON_BODY: web.RequestKey[Any] = web.RequestKey("json_body", object)
 UPLOADS: web.RequestKey[list[Upload]] = web.RequestKey("uploads", list)
@@ -61,6 +62,34 @@ class HttpRecord:
         return f"{self.method} {self.path} -> {self.status}"
 
 
+class HttpWorld(Protocol):
+    """What the REST plumbing needs of the emulator: the bot token, the rate limiter, and the
+    records a test asserts on."""
+
+    token: str
+    invalid_request_count: int
+
+    @property
+    def clock(self) -> Clock: ...
+    @property
+    def notifier(self) -> Notifier: ...
+    @property
+    def ratelimits(self) -> RateLimiter: ...
+    @property
+    def requests(self) -> list[HttpRecord]: ...
+    @property
+    def unhandled(self) -> list[HttpRecord]: ...
+    @property
+    def rate_limit_hits(self) -> list[HttpRecord]: ...
+    @property
+    def internal_errors(self) -> list[str]: ...
+
+    def record_violation(self, violation: Violation) -> None: ...
+
+
+EMU_KEY: web.AppKey[HttpWorld] = web.AppKey("emulator")
+
+
 class RateLimitedError(Exception):
     def __init__(self, headers: dict[str, str], retry_after: float) -> None:
         super().__init__("rate limited")
@@ -81,7 +110,7 @@ def no_content() -> web.Response:
     return web.Response(status=204)
 
 
-def emulator_of(request: web.Request) -> Emulator:
+def emulator_of(request: web.Request) -> HttpWorld:
     return request.app[EMU_KEY]
 
 

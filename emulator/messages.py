@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections import deque
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from emulator import limits, payloads
 from emulator.clock import Clock
@@ -25,11 +25,14 @@ from emulator.gateway import DIRECT_MESSAGES, GUILD_MESSAGES
 from emulator.json_copy import copy_json
 from emulator.limits import EPHEMERAL, IS_COMPONENTS_V2, LOADING, SUPPRESS_EMBEDS
 from emulator.payloads import ATTACHMENT_SIZE_LIMIT
-from emulator.state import Account, Channel, Interaction, Message, iter_components
+from emulator.state import Account, Channel, Interaction, Message, Person, iter_components
 
 if TYPE_CHECKING:
-    from emulator.server import Emulator
-    from emulator.users import SimulatedUser
+    from collections.abc import Container, Mapping
+
+    from emulator.gateway import Gateway
+    from emulator.ids import Snowflakes
+    from emulator.notifier import Notifier
 
 MESSAGE_CONTENT_INTENT = 1 << 15
 USER_MENTION = re.compile(r"<@!?(\d{1,20})>")
@@ -137,8 +140,33 @@ class OldMessageEdits:
         window.append(now)
 
 
+class MessageWorld(Protocol):
+    """What the message service needs of the emulator: where messages are kept, who is told."""
+
+    @property
+    def bot(self) -> Account: ...
+    @property
+    def url(self) -> str: ...
+    @property
+    def clock(self) -> Clock: ...
+    @property
+    def snowflakes(self) -> Snowflakes: ...
+    @property
+    def notifier(self) -> Notifier: ...
+    @property
+    def gateway(self) -> Gateway: ...
+    @property
+    def messages(self) -> dict[int, Message]: ...
+    @property
+    def users(self) -> Container[int]: ...
+    @property
+    def notifications(self) -> list[tuple[int, int]]: ...
+    @property
+    def application_emojis(self) -> Mapping[int, dict[str, Any]]: ...
+
+
 class Messages:
-    def __init__(self, emu: Emulator) -> None:
+    def __init__(self, emu: MessageWorld) -> None:
         self._emu = emu
         self.files: dict[int, Upload] = {}  # attachment id -> bytes, served at /attachments/
 
@@ -249,7 +277,7 @@ class Messages:
         body: dict[str, Any],
         uploads: list[Upload] | None = None,
         allowed_flags: int,
-        ephemeral_for: SimulatedUser | None = None,
+        ephemeral_for: Person | None = None,
         interaction: Interaction | None = None,
         webhook_id: int | None = None,
         kind: int = 0,

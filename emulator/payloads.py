@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sized
+from typing import Any, Protocol
 
 from emulator import permissions as perms
 from emulator.json_copy import copy_json
@@ -16,8 +17,21 @@ from emulator.state import (
     now_iso,
 )
 
-if TYPE_CHECKING:
-    from emulator.server import Emulator
+
+class Application(Protocol):
+    """What the application object shows: the bot, its owner, its flags and its guilds."""
+
+    @property
+    def application_id(self) -> int: ...
+    @property
+    def application_flags(self) -> int: ...
+    @property
+    def bot(self) -> Account: ...
+    @property
+    def owner(self) -> Account: ...
+    @property
+    def guilds(self) -> Sized: ...
+
 
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 GUILD_INSTALL = "0"
@@ -193,7 +207,7 @@ def guild_create(guild: Guild) -> dict[str, Any]:
     }
 
 
-def application(emu: Emulator) -> dict[str, Any]:
+def application(emu: Application) -> dict[str, Any]:
     return {
         "id": str(emu.application_id),
         "name": emu.bot.name,

@@ -101,8 +101,12 @@ class Emulator:
         app[EMU_KEY] = self
         app.router.add_get("/gateway", self.gateway.handle)
         app.router.add_get("/gateway/", self.gateway.handle)
-        for module in (rest_core, rest_commands, rest_channels, rest_interactions, rest_emojis):
-            module.add_routes(app, API_PREFIX)
+        # Each route module gets the emulator as the narrow world it declares.
+        rest_core.add_routes(app, API_PREFIX, self)
+        rest_commands.add_routes(app, API_PREFIX, self)
+        rest_channels.add_routes(app, API_PREFIX, self)
+        rest_interactions.add_routes(app, API_PREFIX, self)
+        rest_emojis.add_routes(app, API_PREFIX, self)
         app.router.add_route("*", "/{tail:.*}", unhandled)  # last: everything else
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await self._runner.setup()
