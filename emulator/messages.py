@@ -49,6 +49,41 @@ def notifies_everyone(content: str, allowed_mentions: dict[str, Any] | None) -> 
     return allowed_mentions is None or "everyone" in (allowed_mentions.get("parse") or ())
 
 
+MAX_FILES = 10  # files (attachments) per message
+REQUEST_SIZE_LIMIT = 25 * 1024 * 1024  # the whole multipart request
+MENTION_KINDS = ("roles", "users", "everyone")
+MAX_MENTION_IDS = 100
+
+
+def check_allowed_mentions(rule: Any, errors: FormErrors) -> None:
+    """Discord's allowed_mentions rules: `parse` names only roles, users and everyone; a kind is
+    either parsed or listed by id, never both; at most 100 ids of each."""
+    if not isinstance(rule, dict):
+        return
+    parse = rule.get("parse") or []
+    for index, kind in enumerate(parse):
+        if kind not in MENTION_KINDS:
+            errors.add(
+                ("allowed_mentions", "parse", index),
+                "BASE_TYPE_CHOICES",
+                f"Value must be one of {MENTION_KINDS}.",
+            )
+    for kind in ("users", "roles"):
+        listed = rule.get(kind) or []
+        if listed and kind in parse:
+            errors.add(
+                ("allowed_mentions",),
+                "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
+                f'parse:["{kind}"] and {kind}: [ids...] are mutually exclusive.',
+            )
+        if len(listed) > MAX_MENTION_IDS:
+            errors.add(
+                ("allowed_mentions", kind),
+                "BASE_TYPE_MAX_LENGTH",
+                f"Must be {MAX_MENTION_IDS} or fewer in length.",
+            )
+
+
 def record_allowed_mentions(message: Message, body: dict[str, Any]) -> None:
     """Keep what a request that sets text said about mentions (tests assert on it)."""
     if "content" in body or "embeds" in body:
@@ -140,6 +175,17 @@ class OldMessageEdits:
         window.append(now)
 
 
+def stored_components(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Components as Discord keeps and echoes them: a custom emoji's id is a string, though
+    discord.py sends it as a JSON integer."""
+    stored = copy_json(components)
+    for _, component in iter_components(stored):
+        emoji = component.get("emoji")
+        if isinstance(emoji, dict) and isinstance(emoji.get("id"), int):
+            emoji["id"] = str(emoji["id"])
+    return stored
+
+
 class MessageWorld(Protocol):
     """What the message service needs of the emulator: where messages are kept, who is told."""
 
@@ -183,6 +229,14 @@ class Messages:
         for upload in uploads:
             if len(upload.data) > ATTACHMENT_SIZE_LIMIT:
                 raise ApiError(413, REQUEST_TOO_LARGE, "Request entity too large")
+        if sum(len(u.data) for u in uploads) > REQUEST_SIZE_LIMIT:
+            raise ApiError(413, REQUEST_TOO_LARGE, "Request entity too large")
+        if len(uploads) > MAX_FILES:
+            errors = FormErrors()
+            errors.add(
+                ("files",), "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_FILES} or fewer in length."
+            )
+            raise invalid_form(errors)
         described = body.get("attachments")
         by_index = {
             int(u.field.removeprefix("files[").removesuffix("]")): u
@@ -285,6 +339,7 @@ class Messages:
     ) -> Message:
         errors = limits.validate_message(body, allowed_flags=allowed_flags)
         self._check_emojis(body.get("components"), errors)
+        check_allowed_mentions(body.get("allowed_mentions"), errors)
         if errors:
             raise invalid_form(errors)
         flags = int(body.get("flags") or 0) if force_flags is None else force_flags
@@ -293,7 +348,7 @@ class Messages:
         fields: dict[str, Any] = {
             "content": body.get("content") or "",
             "embeds": self._normalise_embeds(body.get("embeds") or []),
-            "components": copy_json(body.get("components") or []),
+            "components": stored_components(body.get("components") or []),
             "attachments": attachments,
             "sticker_ids": body.get("sticker_ids"),
             "poll": body.get("poll"),
@@ -352,6 +407,7 @@ class Messages:
             allowed_flags=allowed_flags,
         )
         self._check_emojis(body.get("components"), errors)
+        check_allowed_mentions(body.get("allowed_mentions"), errors)
         new_flags = message.flags
         if body.get("flags") is not None:
             wanted = int(body["flags"])
@@ -373,7 +429,9 @@ class Messages:
                 self._normalise_embeds(body["embeds"] or []) if "embeds" in body else message.embeds
             ),
             "components": (
-                copy_json(body["components"] or []) if "components" in body else message.components
+                stored_components(body["components"] or [])
+                if "components" in body
+                else message.components
             ),
         }
         if new_flags & IS_COMPONENTS_V2 and (merged["content"] or merged["embeds"]):

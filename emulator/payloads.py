@@ -234,6 +234,10 @@ def application(emu: Application) -> dict[str, Any]:
         "integration_types_config": {"0": {}},
         "approximate_guild_count": len(emu.guilds),
         "approximate_user_install_count": 0,
+        "approximate_user_authorization_count": 0,
+        "explicit_content_filter": 0,  # inherit the guild's setting
+        "flags_new": str(emu.application_flags),
+        "eligible_oauth2_scopes": ["bot", "applications.commands"],
         "bot": user(emu.bot),
         "is_monetized": False,
         "storefront_available": False,
@@ -360,8 +364,9 @@ def callback_response(inter: Interaction, resource: Message | None) -> dict[str,
             "response_message_loading": bool(shown and shown.loading),
             "response_message_ephemeral": bool(shown and shown.ephemeral),
         },
-        "resource": {"type": inter.response_type},
     }
-    if resource is not None:
-        body["resource"]["message"] = message(resource)
+    # Discord describes a resource only for a message sent or updated (types 4 and 7); the
+    # deferred answers (5, 6) and a modal (9) carry none.
+    if resource is not None and inter.response_type in (4, 7):
+        body["resource"] = {"type": inter.response_type, "message": message(resource)}
     return body

@@ -106,6 +106,8 @@ def _message(request: web.Request, channel: Channel) -> Message:
 def _rate_limit(request: web.Request, channel: Channel) -> None:
     emu = world(request)
     decision = emu.ratelimits.check(route_template(request), channel.id)
+    if decision is None:
+        return  # the route bucket the middleware counted speaks for it
     if decision.limited:
         raise RateLimitedError(decision.headers, decision.retry_after)
     request[RATELIMIT] = decision.headers
