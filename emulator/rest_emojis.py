@@ -64,7 +64,15 @@ def _application(request: web.Request) -> None:
 
 
 def _payload(request: web.Request, emoji: dict[str, Any]) -> dict[str, Any]:
-    return {**emoji, "user": payloads.user(world(request).owner)}
+    # Every field Discord sends, even for an emoji a test placed in `application_emojis` itself.
+    defaults = {
+        "roles": [],
+        "require_colons": True,
+        "managed": False,
+        "animated": False,
+        "available": True,
+    }
+    return {**defaults, **emoji, "user": payloads.user(world(request).owner)}
 
 
 def _check_name(name: Any, emojis: dict[int, dict[str, Any]], errors: FormErrors) -> None:
