@@ -86,6 +86,7 @@ class Validator:
     def __init__(self, spec: dict[str, Any]) -> None:
         self.spec = spec
         self._patterns: dict[str, re.Pattern[str]] = {}
+        self._kinds: dict[int, tuple[Any, ...] | None] = {}
 
     def resolve(self, node: dict[str, Any]) -> dict[str, Any]:
         while "$ref" in node:
@@ -109,7 +110,11 @@ class Validator:
             found += self.errors(sub, value, path, accept)
         for key in ("anyOf", "oneOf"):
             if key in schema:
-                results = [self.errors(s, value, path, accept) for s in schema[key]]
+                # Alternatives told apart by a `type` constant (components, callback answers):
+                # only those that admit the value's type are checked, or a message costs
+                # seconds. One that does not admit it simply does not match.
+                options = [s for s in schema[key] if self._admits(s, value)] or schema[key]
+                results = [self.errors(s, value, path, accept) for s in options]
                 matched = sum(1 for r in results if not r)
                 if matched == 0:
                     best = min(results, key=len)
@@ -190,6 +195,23 @@ class Validator:
             for i, item in enumerate(value):
                 found += self.errors(schema["items"], item, f"{path}[{i}]", accept)
         return found
+
+    def _admits(self, schema: dict[str, Any], value: Any) -> bool:
+        if not isinstance(value, dict) or "type" not in value:
+            return True
+        key = id(schema)
+        if key not in self._kinds:
+            kind = self.resolve(schema).get("properties", {}).get("type")
+            allowed: tuple[Any, ...] | None = None
+            if isinstance(kind, dict):
+                kind = self.resolve(kind)
+                if "const" in kind:
+                    allowed = (kind["const"],)
+                elif "enum" in kind:
+                    allowed = tuple(kind["enum"])
+            self._kinds[key] = allowed
+        allowed = self._kinds[key]
+        return allowed is None or value["type"] in allowed
 
     def _pattern(self, pattern: str) -> re.Pattern[str]:
         if pattern not in self._patterns:
