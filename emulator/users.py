@@ -5,7 +5,7 @@ view, and their own ephemeral messages, nobody else's)."""
 from __future__ import annotations
 
 import operator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from emulator import permissions as perms
 from emulator.commands import (
@@ -32,24 +32,36 @@ from emulator.state import (
     Interaction,
     Message,
     Modal,
+    Person,
+    World,
 )
 
 if TYPE_CHECKING:
-    from emulator.server import Emulator
-    from emulator.state import Guild
+    from emulator.commands import CommandRegistry
+    from emulator.interactions import Interactions
+    from emulator.messages import Messages
+    from emulator.notifier import Notifier
 
 BOT_DM_CONTEXT, GUILD_CONTEXT = 1, 0
 
 
-class SimulatedUser(Account):
-    def __init__(self, emu: Emulator, user_id: int, name: str, *, locale: str) -> None:
-        super().__init__(user_id, name)
+class UserWorld(World, Protocol):
+    """What a simulated user needs of the emulator: the services their actions go through."""
+
+    @property
+    def notifier(self) -> Notifier: ...
+    @property
+    def commands(self) -> CommandRegistry: ...
+    @property
+    def interaction_service(self) -> Interactions: ...
+    @property
+    def message_service(self) -> Messages: ...
+
+
+class SimulatedUser(Person):
+    def __init__(self, emu: UserWorld, user_id: int, name: str, *, locale: str) -> None:
+        super().__init__(user_id, name, locale=locale)
         self._emu = emu
-        self.locale = locale
-        self.guilds: dict[int, Guild] = {}
-        self.failures: list[Interaction] = []  # interactions that showed "This interaction failed"
-        self.modals: list[Modal] = []  # modals the bot opened for this user
-        self.own_ephemerals: list[Message] = []
         self._dm: Channel | None = None
 
     # -- what the user sees ----------------------------------------------------------------
