@@ -36,7 +36,7 @@ class Replay(commands.Cog):
     async def replay(
         self,
         interaction: discord.Interaction,
-        game: app_commands.Range[int, 1, 2**53] | None = None,
+        game: app_commands.Range[int, 1, 2**53 - 1] | None = None,
         record: discord.Attachment | None = None,
     ) -> None:
         if record is not None:

@@ -23,7 +23,13 @@ from emulator.errors import (
 )
 from emulator.gateway import DIRECT_MESSAGES, GUILD_MESSAGES
 from emulator.json_copy import copy_json
-from emulator.limits import EPHEMERAL, IS_COMPONENTS_V2, LOADING, SUPPRESS_EMBEDS
+from emulator.limits import (
+    EPHEMERAL,
+    IS_COMPONENTS_V2,
+    LOADING,
+    SELECT_TYPES,
+    SUPPRESS_EMBEDS,
+)
 from emulator.payloads import ATTACHMENT_SIZE_LIMIT
 from emulator.state import Account, Channel, Interaction, Message, Person, iter_components
 
@@ -177,12 +183,16 @@ class OldMessageEdits:
 
 def stored_components(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Components as Discord keeps and echoes them: a custom emoji's id is a string, though
-    discord.py sends it as a JSON integer."""
+    discord.py sends it as a JSON integer, and a select menu has its min_values and max_values
+    (1 and 1 when not given)."""
     stored = copy_json(components)
     for _, component in iter_components(stored):
         emoji = component.get("emoji")
         if isinstance(emoji, dict) and isinstance(emoji.get("id"), int):
             emoji["id"] = str(emoji["id"])
+        if component.get("type") in SELECT_TYPES:
+            component.setdefault("min_values", 1)
+            component.setdefault("max_values", 1)
     return stored
 
 
@@ -272,8 +282,9 @@ class Messages:
             "url": url,
             "proxy_url": url,
             "content_type": upload.content_type,
-            "description": entry.get("description"),
         }
+        if entry.get("description") is not None:  # Discord leaves out a description not given
+            data["description"] = entry["description"]
         if ephemeral:
             data["ephemeral"] = True
         return data

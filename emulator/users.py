@@ -56,6 +56,10 @@ class UserWorld(World, Protocol):
     def interaction_service(self) -> Interactions: ...
     @property
     def message_service(self) -> Messages: ...
+    @property
+    def url(self) -> str:
+        """Where the emulator serves (attachments a user uploads are fetched from it)."""
+        ...
 
 
 class SimulatedUser(Person):
