@@ -38,6 +38,7 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.truco",
     "cogs.table",
     "cogs.leaderboard",
+    "cogs.verify",
 )
 
 
@@ -114,6 +115,7 @@ class CardTableBot(commands.Bot):
             bot_move_delay=self.settings.bot_move_delay,
             clock=self.clock,
             shards=self.settings.shards,  # restore and own only the tables of our guilds
+            fair_deals=self.settings.fair_deals,
         )
         self._table_ui = table_ui = TableUI(self, service, clock=self.clock)
         render_pool.warm_up()  # the pictures' worker starts with the bot, not at the first table

@@ -194,6 +194,8 @@ class TableHost(Protocol):
     """What the lobby verbs, the bot seats and the turn timers use of the table service."""
 
     store: TableStore
+    # New games deal "fair-v1" (bot/tables/fair.py); False keeps the old seeded dealing.
+    fair_deals: bool
 
     def now(self) -> float:
         """The service's clock (tests and the emulator move it)."""
@@ -207,6 +209,9 @@ class TableHost(Protocol):
 
     def get(self, table_id: int) -> Table:
         """An open table, or NoSuchTable."""
+
+    def find(self, table_id: int) -> Table | None:
+        """An open table, or None."""
 
     def in_channel(self, channel_id: int) -> Table | None:
         """The open table of a channel."""

@@ -33,6 +33,7 @@ _NUMBER = r"(?:0|[1-9][0-9]{0,18})"
 GAME_ACTION_ID = re.compile(rf"t:(?P<table>{_NUMBER}):(?P<version>{_NUMBER}):(?P<action>{_ACTION})")
 TABLE_VERBS = frozenset(
     {"hand", "refresh", "join", "leave", "bot", "start", "cancel", "again", "go", "back"}
+    | {"deal", "cut"}  # fair deals (bot/ui/fair_deal.py)
 )
 TABLE_BUTTON_ID = re.compile(
     rf"tb:(?P<table>{_NUMBER}):(?:(?P<verb>[a-z]{{1,10}})|seat:(?P<position>[0-3])"
