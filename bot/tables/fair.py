@@ -249,7 +249,7 @@ class FairCuts:
 
     def _forget(self, table_id: int) -> None:
         for kept in (self._clicks, self._latest, self._typed, self._wakers):
-            kept.pop(table_id, None)  # type: ignore[attr-defined]
+            kept.pop(table_id, None)
         task = self._tasks.pop(table_id, None)
         if task is not None and task is not asyncio.current_task():
             task.cancel()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import shlex
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -247,8 +248,10 @@ async def verify(interaction: discord.Interaction[Any], game_id: int | None, han
         records = table.game.fair_records()
         check = check_hand(records, hand)
 
-        def name_of(seat: int) -> str:
+        def name_of_seat(seat: int) -> str:
             return seat_name(table, seat, locale)
+
+        name_of: Callable[[int], str] = name_of_seat
 
     else:
         finished = await bot.results.finished_game(interaction.guild_id or 0, game_id)

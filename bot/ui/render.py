@@ -319,7 +319,7 @@ def _euchre_fields(
         )
         value += "\n" + t("table.turned_card", locale, card=card_text(view["turned_card"]))
         embed.add_field(name=t("table.field.trump", locale), value=value, inline=True)
-    else:
+    elif view["turned_card"] is not None:  # none while a fair hand waits for its cut
         key = "table.turned_down" if view["turned_down"] else "table.turned_up"
         value = t(key, locale, card=card_text(view["turned_card"]))
         if view.get("named_suit"):
@@ -753,7 +753,7 @@ def hand_message(
                     maker=name_of(view["maker"]),
                 )
             )
-        else:
+        elif view["turned_card"] is not None:  # none while a fair hand waits for its cut
             key = "table.turned_down" if view["turned_down"] else "table.turned_up"
             lines.append(t(key, locale, card=card_text(view["turned_card"])))
         if view.get("discard"):
