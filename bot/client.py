@@ -40,6 +40,7 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.table",
     "cogs.leaderboard",
     "cogs.replay",
+    "cogs.verify",
 )
 
 
@@ -125,6 +126,7 @@ class CardTableBot(commands.Bot):
             bot_move_delay=self.settings.bot_move_delay,
             clock=self.clock,
             shards=self.settings.shards,  # restore and own only the tables of our guilds
+            fair_deals=self.settings.fair_deals,
         )
         # This process's share of the token's global budget (split evenly between shards).
         budget = GlobalBudget.for_shards(self.settings.shards)

@@ -117,6 +117,8 @@ class Lobby:
                 seats=[SeatRecord(host_id, host_name), None, None, None],
                 created_at=self._host.now(),
                 settings=table_settings,
+                # Drawn now so that the lobby shows hand 1's commitment before Start (fair deals).
+                seed=self._host.new_seed() if self._host.fair_deals else None,
             )
             try:
                 record.id = await self._host.store.create_table(record)

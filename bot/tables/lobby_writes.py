@@ -10,6 +10,7 @@ import dataclasses
 from collections.abc import Iterator
 
 from bot.tables.errors import ChannelBusy
+from bot.tables.fair import fair_options
 from bot.tables.records import ChannelTaken, SeatRecord
 from bot.tables.table import Table, TableHost
 
@@ -54,17 +55,23 @@ async def start_game(
     state and the version change together before the write (renders stay consistent) and
     go back if it fails. Nobody is behind (missed turns) or ready any more."""
     record = table.record
-    seed = host.new_seed()
-    game = table.rules.new_game(record.options, seed)
+    new_seats = [None if s is None else fresh_seat(s) for s in (seats if seats else record.seats)]
+    # A lobby's seed was drawn when it opened (its hand 1 commitment is shown there); a game
+    # played again draws its own.
+    lobby_seed = record.seed if record.status == "lobby" else None
+    seed = lobby_seed if lobby_seed is not None else host.new_seed()
+    options = record.options
+    if host.fair_deals:
+        options = fair_options(record.options, new_seats)
+    game = table.rules.new_game(options, seed)
     seat_of_position = table.rules.seat_of_position(game)
     try:
         with (
             put_back_on_error(record, *GAME_FIELDS),
             put_back_on_error(table, "game", "seat_of_position", "result"),
         ):
-            record.seats = [
-                None if s is None else fresh_seat(s) for s in (seats if seats else record.seats)
-            ]
+            record.seats = new_seats
+            record.options = options
             record.ready = []
             record.turn_warned = False
             record.status = "playing"
@@ -86,6 +93,7 @@ async def start_game(
 
 # What a new game changes of a table's record (and puts back if its write fails).
 GAME_FIELDS = (
+    "options",
     "status",
     "seed",
     "first_dealer",

@@ -35,6 +35,7 @@ from bot.tables.errors import (
     NotSeated,
     StaleVersion,
 )
+from bot.tables.fair import CUT_WAIT, FairCuts
 from bot.tables.games import ACTION_PAIRS, forget_old_events, shared_pair
 from bot.tables.lobby import Lobby, check_open
 from bot.tables.records import SeatRecord, StoreConflict, TableStore
@@ -73,12 +74,17 @@ class TableService:
         *,
         bot_move_delay: float = 1.0,
         clock: Callable[[], float] = time.time,
-        seed_source: Callable[[], int] = lambda: secrets.randbits(64),
+        seed_source: Callable[[], int] = lambda: secrets.randbits(256),
         retry_delay: float = 1.0,
         max_retry_delay: float = 60.0,
         shards: list[tuple[int, int]] | None = None,
+        fair_deals: bool = True,
+        cut_wait: float = CUT_WAIT,
     ) -> None:
         self.store = store
+        # New games deal "fair-v1" (docs/fair-deals.md); tables already playing keep the
+        # dealing their stored options name.
+        self.fair_deals = fair_deals
         # The (shard_id, shard_count) pairs whose guilds this process owns (None: every guild,
         # one process). Only their tables are restored, so only they get bot tasks and timers.
         self.shards = shards
@@ -95,7 +101,9 @@ class TableService:
         self.turn_timers = TurnTimers(
             self, retry_delay=retry_delay, max_retry_delay=max_retry_delay
         )
-        self._parts: list[Listener] = [self.bot_seats, self.turn_timers]
+        self.fair_cuts = FairCuts(self, wait=cut_wait)
+        # The cut first: a hand waiting for it has nobody to act (the others look after it).
+        self._parts: list[Listener] = [self.fair_cuts, self.bot_seats, self.turn_timers]
         # The lobby verbs, under the names callers have always used.
         self.lobby = Lobby(self)
         self.create = self.lobby.create
@@ -187,10 +195,12 @@ class TableService:
     _choose_bot_action = staticmethod(choose_bot_action)
 
     async def wait_for_bots(self, table_id: int) -> None:
-        """Until the bot seats have nothing left to do (tests and the demo)."""
+        """Until the bot seats and the fair cut have nothing left to do (tests, the demo)."""
         table = self._tables.get(table_id)
-        if table is not None:
+        while table is not None:
             await self.bot_seats.wait(table)
+            if not await self.fair_cuts.until_cut(table_id):
+                return  # else the cut dealt a hand that a bot may play: look again
 
     def time_moved(self) -> None:
         """The clock jumped (tests advance it): look at the deadlines again now."""
@@ -198,9 +208,15 @@ class TableService:
 
     # --- play -----------------------------------------------------------------------------------
 
-    async def act(self, table_id: int, user_id: int, action: str, version: int) -> ActResult:
-        """The one way a player acts. Refusals (TableError) leave everything unchanged."""
+    async def act(
+        self, table_id: int, user_id: int, action: str, version: int, click: int | None = None
+    ) -> ActResult:
+        """The one way a player acts. Refusals (TableError) leave everything unchanged.
+        `click`: the id of the interaction (a fair deal's next hand may be cut with it, in the
+        same step, when this action ends a hand)."""
         table = self.get(table_id)
+        if click is not None:
+            self.fair_cuts.seen(table_id, click)
         async with table.lock:
             check_open(table)
             if table.game is None:
@@ -221,6 +237,12 @@ class TableService:
             # Euchre's "Order up · alone": the bid, with the maker's going-alone answer.
             with alone.bid_with_answer(table, seat, action) as action:
                 events = await self.apply_locked(table, seat, action, seats=seats)
+            if click is not None:
+                try:
+                    await self.fair_cuts.cut_locked(table)
+                except Exception:
+                    # The action is stored; the cut is made by the fair cuts' task instead.
+                    log.warning("cut after a click failed at table %s", table.id, exc_info=True)
             new_version = table.version
         self.changed(table, CHANGE_ACTION)
         return ActResult(table, seat, action, events, new_version)
@@ -370,7 +392,7 @@ class TableService:
     async def close(self) -> None:
         """Stop the bot tasks and the timers (the bot is shutting down; nothing is lost: all
         is stored, the deadlines too)."""
-        tasks = self.bot_seats.stop() + self.turn_timers.stop()
+        tasks = self.bot_seats.stop() + self.turn_timers.stop() + self.fair_cuts.stop()
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task

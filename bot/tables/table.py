@@ -211,6 +211,8 @@ class TableHost(Protocol):
     store: TableStore
     # The (shard_id, shard_count) pairs whose guilds this process owns; None: every guild.
     shards: list[tuple[int, int]] | None
+    # New games deal "fair-v1" (bot/tables/fair.py); False keeps the old seeded dealing.
+    fair_deals: bool
 
     def now(self) -> float:
         """The service's clock (tests and the emulator move it)."""
@@ -224,6 +226,9 @@ class TableHost(Protocol):
 
     def get(self, table_id: int) -> Table:
         """An open table, or NoSuchTable."""
+
+    def find(self, table_id: int) -> Table | None:
+        """An open table, or None."""
 
     def in_channel(self, channel_id: int) -> Table | None:
         """The open table of a channel."""

@@ -569,6 +569,46 @@ STRINGS: dict[str, str] = {
     " (−{loss} points); the bot preferred {best}",
     "review.line.percent": "**{number}.** Hand {hand}: you chose {chosen} — {verdict}"
     " (−{loss}% chance to win); the bot preferred {best}",
+    # --- issue 24: provably fair deals ---
+    "turn.euchre.cut": "{who} cuts the deck.",
+    "turn.truco.cut": "{who} cuts the deck.",
+    "hand.prompt.euchre.cut": "The deck is being cut: your cards come next.",
+    "hand.prompt.truco.cut": "The deck is being cut: your cards come next.",
+    "fair.field": "🔒 Fair deal",
+    "fair.commit": "Hand {hand}: commitment `{short}` (next `{next}`)",
+    "fair.commit.lobby": "🔒 Hand 1 commitment: `{short}`",
+    "fair.reveal": "🔓 Hand {hand} revealed: seed `{seed}`, cut `{cut}`, commitment `{short}`",
+    "fair.button.deal": "🔒 Deal",
+    "fair.button.cut": "✂️ Cut",
+    "fair.deal.title": "Provably fair deal",
+    "fair.deal.current": "Hand {hand} (dealer {dealer}, {cutter} cuts)\n"
+    "Commitment: `{commitment}`\nPrevious commitment: `{previous}`\nNext commitment: `{next}`",
+    "fair.deal.revealed": "Last hand revealed (hand {hand}): seed `{seed}`, cut `{cut}`, "
+    "commitment `{commitment}`",
+    "fair.deal.how": "The seed stays secret until the hand ends; then check it with `/verify` "
+    "or `python3 scripts/verify_deal.py` (docs/fair-deals.md).",
+    "fair.deal.old": "This game deals the old way: there is no commitment to show.",
+    "fair.cut.title": "Cut the deck",
+    "fair.cut.label": "Anything you like",
+    "fair.cut.done": "You cut the deck with: {cut}",
+    "fair.cut.kept": "Kept: you cut the next hand with: {cut}",
+    "fair.error.not_cutter": "You don't cut this hand.",
+    "fair.error.bad_cut": "A cut is 1 to {most} characters, on one line.",
+    "fair.verify.cmd": "Check a fair deal: recompute a finished hand.",
+    "fair.verify.game": "The game's number (/history); leave out for this channel's table",
+    "fair.verify.hand": "The hand's number",
+    "fair.verify.none": "No finished hand {hand} to check in that game.",
+    "fair.verify.no_game": "No such game.",
+    "fair.verify.title": "Hand {hand}: {verdict}",
+    "fair.verify.ok": "the deal checks ✅",
+    "fair.verify.bad": "the deal does NOT check ❌",
+    "fair.verify.lines": "Commitment: {commitment}\nChain: {chain}\nDeal: {deal}",
+    "fair.verify.yes": "ok",
+    "fair.verify.no": "wrong",
+    "fair.verify.hands": "Hands as dealt:\n{hands}",
+    "fair.verify.command": "Check it yourself:\n{command}",
+    "cmd.name.verify": "verify",
+    "cmd.name.hand": "hand",
 }
 
 # Counted words: (singular, plural) English forms; each catalog has its language's plural forms.

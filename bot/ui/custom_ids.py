@@ -59,6 +59,8 @@ TABLE_VERBS = frozenset(
         "back",
         "alone",
         "stay",
+        "deal",  # fair deals (bot/ui/fair_deal.py)
+        "cut",
     }
 )
 TABLE_BUTTON_ID = re.compile(

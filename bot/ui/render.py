@@ -22,6 +22,7 @@ from bot.tables.service import Table
 from bot.tables.settings import SETTINGS, setting_of
 from bot.tables.story import game_story, story_lines
 from bot.texts import n, t
+from bot.ui import fair_deal
 from bot.ui.cards import card_text, cards_text, suit_text
 from bot.ui.components import Buttons
 from bot.ui.custom_ids import ended_game_id, game_action_id, table_button_id
@@ -176,6 +177,9 @@ def lobby_message(table: Table, locale: str | None = None) -> MessageParts:
         ),
         inline=False,
     )
+    commitment = fair_deal.lobby_line(table, locale)
+    if commitment is not None:
+        embed.add_field(name=t("fair.field", locale), value=commitment, inline=False)
     embed.set_footer(text=_footer(table, locale))
 
     view = Buttons()
@@ -303,6 +307,10 @@ def _team_fields(
 def turn_line(table: Table, view: dict[str, Any], locale: str | None) -> str:
     """Whose turn it is, with a mention so they are notified."""
     to_act = view["to_act"]
+    fair = view.get("fair")
+    if view["phase"] == "cut" and fair is not None:  # nobody acts: the table cuts for them
+        cutter = seat_name(table, int(fair["cutter"]), locale)
+        return t(f"turn.{table.game_name}.cut", locale, who=cutter)
     if not to_act:
         return ""
     phase = view["phase"]
@@ -327,7 +335,7 @@ def _euchre_fields(
         )
         value += "\n" + t("table.turned_card", locale, card=card_text(view["turned_card"]))
         embed.add_field(name=t("table.field.trump", locale), value=value, inline=True)
-    else:
+    elif view["turned_card"] is not None:  # none while a fair hand waits for its cut
         key = "table.turned_down" if view["turned_down"] else "table.turned_up"
         value = t(key, locale, card=card_text(view["turned_card"]))
         if view.get("named_suit"):
@@ -472,12 +480,14 @@ def game_message(table: Table, locale: str | None = None) -> MessageParts:
         embed.add_field(
             name=t("table.field.log", locale), value="\n".join(lines)[-1024:], inline=False
         )
+    fair_deal.add_field(embed, table, locale)
     embed.set_footer(text=_footer(table, locale))
     content = _notice(table, locale) + turn_line(table, view, locale) + deadline_line(table, locale)
     buttons = Buttons()
     buttons.add(
         table_button_id(table.id, "hand"), label=t("table.button.hand", locale), style=Style.primary
     )
+    fair_deal.add_buttons(buttons, table, locale)
     if any(s is not None and s.covered for s in table.seats):
         buttons.add(
             table_button_id(table.id, "back"),
@@ -562,6 +572,7 @@ def result_message(table: Table, locale: str | None = None) -> MessageParts:
         embed.add_field(
             name=t("table.field.log", locale), value="\n".join(lines)[-1024:], inline=False
         )
+    fair_deal.add_field(embed, table, locale)
     embed.set_footer(text=_footer(table, locale))
     ready = table.record.ready
     humans = table.humans()
@@ -698,6 +709,8 @@ def _action_style(action: str) -> discord.ButtonStyle:
 def hand_prompt(table: Table, view: dict[str, Any], locale: str | None) -> str:
     if view["is_over"]:
         return t("hand.over", locale)
+    if view["phase"] == "cut":
+        return t(f"hand.prompt.{table.game_name}.cut", locale)
     if view["legal_actions"]:
         phase = view["phase"]
         # the mão de dez comes at target - 2, which is 10 only in a game to 12
@@ -777,7 +790,7 @@ def hand_message(
                     maker=name_of(view["maker"]),
                 )
             )
-        else:
+        elif view["turned_card"] is not None:  # none while a fair hand waits for its cut
             key = "table.turned_down" if view["turned_down"] else "table.turned_up"
             lines.append(t(key, locale, card=card_text(view["turned_card"])))
         if view.get("discard"):

@@ -51,6 +51,7 @@ from bot.ui.card_emojis import CardEmojis
 from bot.ui.components import Buttons
 from bot.ui.custom_ids import parse_game_action, parse_table_button, table_button_id
 from bot.ui.discord_internals import template_of
+from bot.ui.fair_deal import FAIR_VERBS, on_fair_button
 from bot.ui.leaderboard import DYNAMIC_ITEMS as BOARD_ITEMS
 from bot.ui.live_hands import LiveHands
 from bot.ui.outage import OutageLog, is_storage_outage
@@ -262,7 +263,11 @@ class TableUI:
             async def act() -> render.MessageParts:
                 try:
                     result = await self.service.act(
-                        parsed.table_id, interaction.user.id, parsed.action, parsed.version
+                        parsed.table_id,
+                        interaction.user.id,
+                        parsed.action,
+                        parsed.version,
+                        click=interaction.id,  # the next hand's cut, if this ends one
                     )
                 except StaleVersion as stale:
                     assert stale.table is not None
@@ -291,6 +296,11 @@ class TableUI:
         async def work(locale: str) -> None:
             if not self._in_its_place(interaction, table_id):
                 await say(interaction, t("button.invalid", locale))
+                return
+            # Any click on the table may cut a fair hand waiting for its cut (Start: hand 1).
+            service.fair_cuts.seen(table_id, interaction.id)
+            if verb in FAIR_VERBS:
+                await on_fair_button(interaction, service, table_id, verb)
                 return
             if verb in ("hand", "refresh"):
                 with self.live_hands.answering(table_id, user.id):

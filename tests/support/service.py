@@ -27,10 +27,17 @@ class Clock:
         return self.now
 
 
-def make_service(db: Storage, seeds: itertools.count[int] | None = None) -> TableService:
+def make_service(
+    db: Storage, seeds: itertools.count[int] | None = None, *, fair_deals: bool = False
+) -> TableService:
+    """The old dealing unless `fair_deals` (the tests written before fair deals)."""
     counter = seeds if seeds is not None else itertools.count(7)
     return TableService(
-        db.tables, bot_move_delay=0, clock=Clock(), seed_source=lambda: next(counter)
+        db.tables,
+        bot_move_delay=0,
+        clock=Clock(),
+        seed_source=lambda: next(counter),
+        fair_deals=fair_deals,
     )
 
 

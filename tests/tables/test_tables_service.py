@@ -490,7 +490,9 @@ class FailingStore:
 
 async def test_a_failed_write_leaves_the_table_as_stored(db: Storage) -> None:
     store = FailingStore(db.tables)
-    service = TableService(store, bot_move_delay=0, clock=Clock(), seed_source=lambda: 5)
+    service = TableService(
+        store, bot_move_delay=0, clock=Clock(), seed_source=lambda: 5, fair_deals=False
+    )
     table = await service.create(
         guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, host_name="Host", game="euchre"
     )

@@ -48,6 +48,7 @@ def service_on(
         clock=Clock(),
         seed_source=lambda: next(seeds),
         shards=shards,
+        fair_deals=False,
         **more,
     )
 
@@ -228,7 +229,10 @@ async def test_a_channel_the_store_already_holds_answers_a_table_is_already_here
     )
     seeds = itertools.count(7)
     service_b = TableService(
-        ChannelTakenStore(two_dbs[1]), bot_move_delay=0, seed_source=lambda: next(seeds)
+        ChannelTakenStore(two_dbs[1]),
+        bot_move_delay=0,
+        seed_source=lambda: next(seeds),
+        fair_deals=False,
     )
     with pytest.raises(errors.ChannelBusy) as busy:
         await service_b.create(
