@@ -142,6 +142,12 @@ def stats_chart(
     return _png(image)
 
 
+def stats_chart_job(job: tuple[Sequence[int], Sequence[tuple[str, int, int]], str | None]) -> bytes:
+    """`stats_chart` as one plain-data job, for the pictures' worker (render_pool.render_job)."""
+    ratings, months, locale = job
+    return stats_chart(ratings, months, locale)
+
+
 def score_chart(
     scores: Sequence[tuple[int, int]],
     target: int,

@@ -383,6 +383,7 @@ STRINGS: dict[str, str] = {
     "stats.line": "{label}: **{value}**",
     "stats.footer": "Ratings are OpenSkill team ratings, shown as 1000 + 40 × (μ − 3σ). "
     "Ranked after {min_games} games; bots are not ranked.",
+    "stats.chart": "{game}: the rating after each game, and wins by month",
     "stats.none": "{name} has no finished games in this server yet.",
     "stats.none.game": "{name} has no finished {game} games in this server yet.",
     "stats.bot": "Bots play for fun: they have no rating and no record.",
