@@ -16,10 +16,12 @@ from bot.pictures import render_pool
 from bot.settings import Settings
 from bot.storage import Database, ResultsRepository
 from bot.storage.backend import open_storage
+from bot.storage.recaps import RecapStore
 from bot.tables.service import TableService
 from bot.texts import t
 from bot.ui.answer import say
 from bot.ui.buttons import DYNAMIC_ITEMS
+from bot.ui.recap import WeeklyRecap
 from bot.ui.table_ui import TableUI
 from bot.ui.translator import CatalogTranslator
 
@@ -39,6 +41,7 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.table",
     "cogs.leaderboard",
     "cogs.replay",
+    "cogs.recap",
 )
 
 
@@ -86,6 +89,7 @@ class CardTableBot(commands.Bot):
         self._results: ResultsRepository | None = None
         self._table_service: TableService | None = None
         self._table_ui: TableUI | None = None
+        self._weekly_recap: WeeklyRecap | None = None
         self.tree.error(self.on_app_command_error)
 
     @property
@@ -105,6 +109,15 @@ class CardTableBot(commands.Bot):
     def table_ui(self) -> TableUI:
         return _built(self._table_ui, "table_ui")
 
+    @property
+    def weekly_recap(self) -> WeeklyRecap:
+        return _built(self._weekly_recap, "weekly_recap")
+
+    def time_moved(self) -> None:
+        """The clock jumped (tests advance it): the turn timers and the recap look again."""
+        self.table_service.time_moved()
+        self.weekly_recap.wake()
+
     async def setup_hook(self) -> None:
         storage = await open_storage(self.settings.database)
         log.info("storage: %s", self.settings.database.describe())
@@ -117,6 +130,7 @@ class CardTableBot(commands.Bot):
             shards=self.settings.shards,  # restore and own only the tables of our guilds
         )
         self._table_ui = table_ui = TableUI(self, service, clock=self.clock)
+        self._weekly_recap = WeeklyRecap(self, RecapStore(storage.db), clock=self.clock)
         render_pool.warm_up()  # the pictures' worker starts with the bot, not at the first table
         # One process uploads the card emojis (the one of shard 0); the others wait for them.
         shards = self.settings.shards
@@ -140,6 +154,8 @@ class CardTableBot(commands.Bot):
         log.info("ready to start: %d extensions loaded", len(self.extension_names))
 
     async def close(self) -> None:
+        if self._weekly_recap is not None:
+            await self._weekly_recap.close()
         if self._table_service is not None:
             await self._table_service.close()
         if self._table_ui is not None:
@@ -150,6 +166,11 @@ class CardTableBot(commands.Bot):
             self.db = None
 
     async def on_ready(self) -> None:
+        # The guilds are known now: the recap looks at once (catching up a week that ended
+        # while the bot was down), then at each week's end.
+        if self._weekly_recap is not None:
+            self._weekly_recap.start()
+            self._weekly_recap.wake()
         log.info(
             "connected as %s (%s) in %d guilds%s",
             self.user,
