@@ -7,12 +7,14 @@ of the game may ask. Real SQLite, the real bot, no mocks."""
 
 from __future__ import annotations
 
+import random
 import re
 import time
 from typing import Any
 
 import pytest
 
+from bot.client import CardTableBot
 from bot.settings import Settings
 from bot.tables.review import decision_tasks
 from bot.ui.cards import card_text
@@ -21,6 +23,7 @@ from bot.ui.review import step_of
 from emulator import Emulator, Message, SimulatedUser, run_bot
 from tests.support.bad_moves import euchre_trumping_the_partner, truco_with
 from tests.support.leaderboard import Recorder
+from tests.support.play_driver import TableDriver
 from tests.support.world import World
 
 PROGRESS = re.compile(r"Reviewing… (\d+)/(\d+)")
@@ -98,3 +101,33 @@ async def test_review_marks_the_deliberate_bad_move_with_progress(
         refused = await world.dave.click(outsider, "Review my play")
         assert refused.ephemeral
         assert refused.text == "Only the people who played this game can review their play."
+
+
+async def test_the_end_of_game_buttons_find_the_recorded_game_by_its_start(
+    world: World, running_bot: CardTableBot
+) -> None:
+    """A game played to its end at a table: the end-of-game message's Replay and Review my play
+    buttons carry the table and the game's start (not its seed, which fair deals make 78 digits
+    long), and open the recorded game."""
+    host = world.alice
+    driver = TableDriver(world.emu, running_bot, world.table, [host])
+    lobby = await driver.open(host, "truco new", target=6)
+    await driver.sit(lobby, [], 3, host, level="easy")
+    await driver.start(lobby, host)
+    await driver.play_to_end(random.Random(5))
+    await driver.check_result_recorded()
+    table = driver.table
+    started = table.record.started_at
+    assert started is not None
+    ended = driver.message
+    replay_button = ended.button("Replay")
+    assert replay_button.custom_id == f"ge:{table.id}:t{int(started * 1000)}:open"
+    [entry] = await running_bot.results.history(world.guild.id)
+    shown = await host.click(ended, "Replay")
+    assert shown.ephemeral and shown.embed is not None
+    assert shown.embed["title"].startswith(f"Replay — Truco Mineiro, game {entry.game_id} ")
+    review = await host.click(ended, "Review my play")
+    await review.wait_until(lambda m: m.embed is not None, timeout=REVIEW_TIMEOUT)
+    assert review.embed is not None
+    assert review.embed["title"] == f"Review of your play — Truco Mineiro, game {entry.game_id}"
+    driver.assert_no_failures()
