@@ -15,6 +15,7 @@ from discord.ext import commands
 from bot.client import CardTableBot
 from bot.tables.games import GAME_NAMES
 from bot.ui import leaderboard as ui
+from bot.ui import stats as stats_ui
 from bot.ui.translator import command_text
 
 GAMES = [Choice(name=command_text(f"game.{game}"), value=game) for game in GAME_NAMES]
@@ -28,10 +29,10 @@ class Leaderboard(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(*ui.DYNAMIC_ITEMS)
+        self.bot.add_dynamic_items(*ui.DYNAMIC_ITEMS, *stats_ui.DYNAMIC_ITEMS)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(*ui.DYNAMIC_ITEMS)
+        self.bot.remove_dynamic_items(*ui.DYNAMIC_ITEMS, *stats_ui.DYNAMIC_ITEMS)
 
     @app_commands.command(name="leaderboard", description=command_text("board.cmd"))
     @app_commands.describe(
@@ -55,7 +56,7 @@ class Leaderboard(commands.Cog):
         user: discord.User | None = None,
         game: Choice[str] | None = None,
     ) -> None:
-        await ui.show_stats(interaction, user, game.value if game else None)
+        await stats_ui.show_stats(interaction, user, game.value if game else None)
 
     @app_commands.command(name="history", description=command_text("history.cmd"))
     @app_commands.describe(game=command_text("history.cmd.game"))

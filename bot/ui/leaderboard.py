@@ -11,9 +11,9 @@ The DynamicItem templates match the prefixes broadly so that a garbled id still 
 callback that says the button is not valid. They are templates, so the buttons of old messages
 keep working after a restart.
 
-Answers: `/leaderboard` is public (a server leaderboard is for everyone to see); `/stats` and
-`/history` are private (a lookup for one person; nothing is posted to the channel), and so is a
-game's log. A page click edits its own message (callback type 7).
+Answers: `/leaderboard` is public (a server leaderboard is for everyone to see); `/stats` (with
+its chart and a Post to channel button, bot/ui/stats.py) and `/history` are private (a lookup
+for one person), and so is a game's log. A page click edits its own message (callback type 7).
 
 A game's log is replayed and rendered by bot.ui.game_log; this module shows its pages.
 """
@@ -529,31 +529,6 @@ async def show_leaderboard(
     await respond(interaction, work())
 
 
-async def show_stats(
-    interaction: discord.Interaction[Any],
-    user: discord.abc.User | None = None,
-    game: str | None = None,
-) -> None:
-    if await _refuse_outside_servers(interaction):
-        return
-    guild_id = interaction.guild_id
-    assert guild_id is not None
-    locale = locale_of(interaction)
-    target = user or interaction.user
-    if target.bot:
-        await say(interaction, t("stats.bot", locale))
-        return
-
-    async def work() -> Answer:
-        stats = await bot_of(interaction).results.player_stats(
-            guild_id, target.id, game, min_games=MIN_GAMES
-        )
-        name = getattr(target, "display_name", None) or target.name
-        return stats_message(stats, name, server_name(interaction), game, locale)
-
-    await respond(interaction, work(), private=True)
-
-
 async def show_history(interaction: discord.Interaction[Any], game: str | None = None) -> None:
     if await _refuse_outside_servers(interaction):
         return
@@ -659,6 +634,5 @@ __all__ = [
     "parse_log_id",
     "show_history",
     "show_leaderboard",
-    "show_stats",
     "stats_message",
 ]

@@ -25,7 +25,7 @@ from bot.texts import n, t
 from bot.ui import fair_deal
 from bot.ui.cards import card_text, cards_text, suit_text
 from bot.ui.components import Buttons
-from bot.ui.custom_ids import ended_game_id, game_action_id, table_button_id
+from bot.ui.custom_ids import ended_game_at, game_action_id, table_button_id
 from bot.ui.events import cards_line, event_sentence, team_name
 from bot.ui.names import shown_name
 from bot.ui.table_picture import URL as PICTURE_URL
@@ -606,9 +606,9 @@ def result_message(table: Table, locale: str | None = None) -> MessageParts:
 
 def _after_game(embed: discord.Embed, buttons: Buttons, table: Table, locale: str | None) -> None:
     """The game's story, and its replay, review and record (issue 22): the buttons carry the
-    table and the seed, which storage turns into the recorded game's id."""
-    game, seed = table.game, table.record.seed
-    if game is None or seed is None:
+    table and the moment the game started, which storage turns into the recorded game's id."""
+    game, started_at = table.game, table.record.started_at
+    if game is None or started_at is None:
         return
     story = game_story(game)
     lines = story_lines(
@@ -620,7 +620,9 @@ def _after_game(embed: discord.Embed, buttons: Buttons, table: Table, locale: st
     embed.add_field(name=t("result.story", locale), value="\n".join(lines)[-1024:], inline=False)
     for verb, key in (("open", "replay"), ("review", "review"), ("export", "export")):
         buttons.add(
-            ended_game_id(table.id, seed, verb), label=t(f"replay.button.{key}", locale), row=1
+            ended_game_at(table.id, started_at, verb),
+            label=t(f"replay.button.{key}", locale),
+            row=1,
         )
 
 

@@ -57,6 +57,7 @@ from bot.ui.live_hands import LiveHands
 from bot.ui.outage import OutageLog, is_storage_outage
 from bot.ui.public import PublicMessages, send_kwargs
 from bot.ui.seat_picture import SeatPictures, Shown
+from bot.ui.stats import DYNAMIC_ITEMS as STATS_ITEMS
 from bot.ui.translator import command_text
 
 log = logging.getLogger(__name__)
@@ -700,8 +701,10 @@ def chosen_settings(
 
 
 def _templates() -> list[re.Pattern[str]]:
-    """The custom_id templates of every button the bot sends (tables, leaderboard, history)."""
-    return [template_of(item) for item in DYNAMIC_ITEMS + BOARD_ITEMS + AFTER_GAME_ITEMS]
+    """The custom_id templates of every button the bot sends (tables, leaderboard, history,
+    after the game, /stats)."""
+    items = DYNAMIC_ITEMS + BOARD_ITEMS + AFTER_GAME_ITEMS + STATS_ITEMS
+    return [template_of(item) for item in items]
 
 
 def _component_ids(components: Any) -> set[str]:
