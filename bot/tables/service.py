@@ -82,8 +82,7 @@ class TableService:
         cut_wait: float = CUT_WAIT,
     ) -> None:
         self.store = store
-        # New games deal "fair-v1" (docs/fair-deals.md); tables already playing keep the
-        # dealing their stored options name.
+        # New games deal "fair-v1" (docs/fair-deals.md); older tables keep their stored dealing.
         self.fair_deals = fair_deals
         # The (shard_id, shard_count) pairs whose guilds this process owns (None: every guild,
         # one process). Only their tables are restored, so only they get bot tasks and timers.
@@ -196,11 +195,10 @@ class TableService:
 
     async def wait_for_bots(self, table_id: int) -> None:
         """Until the bot seats and the fair cut have nothing left to do (tests, the demo)."""
-        table = self._tables.get(table_id)
-        while table is not None:
+        while (table := self._tables.get(table_id)) is not None:
             await self.bot_seats.wait(table)
-            if not await self.fair_cuts.until_cut(table_id):
-                return  # else the cut dealt a hand that a bot may play: look again
+            if not await self.fair_cuts.until_cut(table_id):  # a cut may deal a bot a turn
+                return
 
     def time_moved(self) -> None:
         """The clock jumped (tests advance it): look at the deadlines again now."""

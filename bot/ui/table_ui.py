@@ -110,7 +110,7 @@ class TableUI:
         # and deletes; answers to interactions are exempt and never wait on it.
         self.budget = budget if budget is not None else GlobalBudget()
         self.public = PublicMessages(client, service, budget=self.budget, **pacing)
-        self.card_emojis = CardEmojis()
+        self.card_emojis = CardEmojis(self.budget)
         self.seat_pictures = SeatPictures(clock)  # the table service's clock: time left
         self.live_hands = LiveHands(client, service, self.card_emojis, pictures=self.seat_pictures)
         self._background: set[asyncio.Task[None]] = set()

@@ -34,8 +34,14 @@ class Clock:
 
 def make_service(storage: Storage) -> TableService:
     seeds = itertools.count(3)
+    # The old dealing: these tests are about the listeners; a fair deal's cut (its own
+    # listener, tests/tables/test_tables_fair.py) would only add a wait before each hand.
     return TableService(
-        storage.tables, bot_move_delay=0, clock=Clock(), seed_source=lambda: next(seeds)
+        storage.tables,
+        bot_move_delay=0,
+        clock=Clock(),
+        seed_source=lambda: next(seeds),
+        fair_deals=False,
     )
 
 
