@@ -223,6 +223,29 @@ def lobby_message(table: Table, locale: str | None = None) -> MessageParts:
             row=2,
         )
     for setting, (name, value) in zip(SETTINGS, setting_texts(table, locale), strict=True):
+        if len(setting.values) > 2:
+            # Issue 21 item 7: a setting of many values is picked in one click from a menu
+            # (a button cycling through five values took four clicks and four public edits).
+            current = setting_of(table.record.settings, setting.name)
+            view.select(
+                table_button_id(table.id, "set", setting=setting.name),
+                placeholder=name,
+                options=[
+                    (
+                        t(
+                            "settings.button",
+                            locale,
+                            setting=name,
+                            value=t(f"settings.{setting.name}.{v}", locale),
+                        ),
+                        str(v),
+                        v == current,
+                    )
+                    for v in setting.values
+                ],
+                row=4,
+            )
+            continue
         view.add(
             table_button_id(table.id, "set", setting=setting.name),
             label=t("settings.button", locale, setting=name, value=value),

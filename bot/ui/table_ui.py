@@ -341,7 +341,10 @@ class TableUI:
                 change = service.cancel(table_id, user.id)
             elif verb == "set":
                 assert parsed.setting is not None
-                change = service.change_setting(table_id, user.id, parsed.setting)
+                # The lobby's menu sends the value picked; an old message's button, none.
+                values = (interaction.data or {}).get("values") or []
+                value = str(values[0]) if values else None
+                change = service.change_setting(table_id, user.id, parsed.setting, value)
             elif verb == "back":
                 change = service.back(table_id, user.id)
             elif verb == "go":

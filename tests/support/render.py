@@ -76,7 +76,10 @@ def texts_of(parts: render.MessageParts) -> list[str]:
     if parts.view is not None:
         for item in parts.view.children:
             button = getattr(item, "item", item)
-            out.append(str(button.label))
+            if isinstance(button, discord.ui.Select):  # a lobby menu: its choices are read
+                out += [str(button.placeholder)] + [o.label for o in button.options]
+            else:
+                out.append(str(button.label))
             out.append(str(button.custom_id))
     return out
 
