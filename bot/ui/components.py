@@ -49,7 +49,7 @@ class Buttons(RawView):
             button["emoji"] = emoji.to_dict()
         self._rows[row].append(button)
 
-    def select(
+    def add_select(
         self, custom_id: str, *, options: list[tuple[str, str, bool]], row: int, placeholder: str
     ) -> None:
         """A string select alone in `row` (Discord's rule): one option per (label, value,

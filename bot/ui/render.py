@@ -227,7 +227,7 @@ def lobby_message(table: Table, locale: str | None = None) -> MessageParts:
             # Issue 21 item 7: a setting of many values is picked in one click from a menu
             # (a button cycling through five values took four clicks and four public edits).
             current = setting_of(table.record.settings, setting.name)
-            view.select(
+            view.add_select(
                 table_button_id(table.id, "set", setting=setting.name),
                 placeholder=name,
                 options=[

@@ -342,7 +342,8 @@ class TableUI:
             elif verb == "set":
                 assert parsed.setting is not None
                 # The lobby's menu sends the value picked; an old message's button, none.
-                values = (interaction.data or {}).get("values") or []
+                data: dict[str, Any] = dict(interaction.data or {})
+                values = data.get("values") or []
                 value = str(values[0]) if values else None
                 change = service.change_setting(table_id, user.id, parsed.setting, value)
             elif verb == "back":
