@@ -134,8 +134,12 @@ def _footer(table: Table, locale: str | None) -> str:
 
 
 def options_summary(table: Table, locale: str | None) -> str:
-    options = table.options
-    if table.game_name == "euchre":
+    return rules_summary(table.game_name, table.options, locale)
+
+
+def rules_summary(game: str, options: Mapping[str, Any], locale: str | None) -> str:
+    """A game's options (normalised: every one present) in one line."""
+    if game == "euchre":
         parts = [
             t("options.target", locale, target=options["target"]),
             t("options.deck", locale, deck=options["deck"])
@@ -272,10 +276,14 @@ def lobby_message(table: Table, locale: str | None = None) -> MessageParts:
 
 def setting_texts(table: Table, locale: str | None) -> list[tuple[str, str]]:
     """Each table setting's name and current value, as the lobby shows them."""
+    return settings_texts(table.record.settings, locale)
+
+
+def settings_texts(settings: Mapping[str, Any], locale: str | None) -> list[tuple[str, str]]:
     return [
         (
             t(f"settings.{s.name}", locale),
-            t(f"settings.{s.name}.{setting_of(table.record.settings, s.name)}", locale),
+            t(f"settings.{s.name}.{setting_of(dict(settings), s.name)}", locale),
         )
         for s in SETTINGS
     ]
