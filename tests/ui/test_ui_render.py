@@ -25,6 +25,7 @@ from tests.support.render import (
     buttons,
     check_discord_limits,
     check_step,
+    items,
     make_table,
     play_out,
     texts_of,
@@ -92,7 +93,7 @@ async def test_lobby_message_buttons() -> None:
     table = Table(record=record, rules=rules)
     parts = render.table_message(table)
     check_discord_limits(parts)
-    by_id = {b.custom_id: b for b in buttons(parts)}
+    by_id = {b.custom_id: b for b in items(parts)}
     assert by_id["tb:7:bot:hard"].label == "Add bot: hard"
     assert by_id["tb:7:seat:0"].disabled  # a human sits there
     assert not by_id["tb:7:seat:2"].disabled  # a bot's seat may be taken over
