@@ -16,6 +16,7 @@ from bot.pictures import render_pool
 from bot.settings import Settings
 from bot.storage import Database, ResultsRepository
 from bot.storage.backend import open_storage
+from bot.storage.house_rules import HouseRulesStore
 from bot.storage.recaps import RecapStore
 from bot.tables.service import TableService
 from bot.texts import t
@@ -44,6 +45,7 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.replay",
     "cogs.verify",
     "cogs.recap",
+    "cogs.settings",
 )
 
 
@@ -143,7 +145,9 @@ class CardTableBot(commands.Bot):
         )
         # This process's share of the token's global budget (split evenly between shards).
         budget = GlobalBudget.for_shards(self.settings.shards)
-        self._table_ui = table_ui = TableUI(self, service, clock=self.clock, budget=budget)
+        self._table_ui = table_ui = TableUI(
+            self, service, clock=self.clock, budget=budget, house_rules=HouseRulesStore(storage.db)
+        )
         self._weekly_recap = WeeklyRecap(self, RecapStore(storage.db), clock=self.clock)
         render_pool.warm_up()  # the pictures' worker starts with the bot, not at the first table
         # One process uploads the card emojis (the one of shard 0); the others wait for them.

@@ -197,8 +197,11 @@ class Lobby:
         self._host.changed(table, change)
         return table
 
-    async def change_setting(self, table_id: int, user_id: int, name: str) -> Table:
-        """The host moves a table setting to its next value (in the lobby)."""
+    async def change_setting(
+        self, table_id: int, user_id: int, name: str, value: str | None = None
+    ) -> Table:
+        """The host sets a table setting to `value` (as its text, from the lobby's menu) or, with
+        no value (a button), moves it to its next value (in the lobby)."""
         setting = BY_NAME.get(name)
         table = self._host.get(table_id)
         async with table.lock:
@@ -222,10 +225,13 @@ class Lobby:
                 self._host.changed(table, CHANGE_LOBBY)
                 return table
             previous = record.settings
-            record.settings = {
-                **previous,
-                name: setting.next_value(setting_of(previous, name)),
-            }
+            if value is None:
+                chosen = setting.next_value(setting_of(previous, name))
+            else:
+                chosen = next((v for v in setting.values if str(v) == value), None)
+                if chosen is None:
+                    raise BadOptions(table, reason=f"{name}={value}")
+            record.settings = {**previous, name: chosen}
             try:
                 await save_lobby(self._host, table, list(record.seats))
             except BaseException:

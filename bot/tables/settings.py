@@ -1,6 +1,7 @@
 """Table settings that are not game rules: what each may be, and its default.
 
-One row per setting. The lobby shows one button per row (a click moves to the next value) and
+One row per setting. The lobby shows a button per two-valued row (a click moves to the other
+value), a menu of the values for a longer one (one pick, issue 21 item 7), and
 `/euchre new` / `/truco new` take each as an option, so a new setting is one new row here plus
 its catalog keys (`settings.{name}` for the name, `settings.{name}.{value}` for each value).
 """

@@ -9,7 +9,8 @@
   `quit` (the confirmed Leave of a running game), `alone` / `stay` (euchre: switch "Go alone"
   on or off in a hand, bot/tables/alone.py);
   `tb:{table}:seat:{position}` (sit at a lobby position 0..3), `tb:{table}:set:{setting}`
-  (the host moves a table setting to its next value) and `tb:{table}:bot:{level}` (add a bot of
+  (the host moves a table setting to its next value; on the lobby's turn-timer menu, to the
+  value picked) and `tb:{table}:bot:{level}` (add a bot of
   level easy, normal or hard; a bare `bot`, on lobby messages older than the levels, adds a
   normal one).
 

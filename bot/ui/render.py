@@ -134,8 +134,12 @@ def _footer(table: Table, locale: str | None) -> str:
 
 
 def options_summary(table: Table, locale: str | None) -> str:
-    options = table.options
-    if table.game_name == "euchre":
+    return rules_summary(table.game_name, table.options, locale)
+
+
+def rules_summary(game: str, options: Mapping[str, Any], locale: str | None) -> str:
+    """A game's options (normalised: every one present) in one line."""
+    if game == "euchre":
         parts = [
             t("options.target", locale, target=options["target"]),
             t("options.deck", locale, deck=options["deck"])
@@ -223,6 +227,29 @@ def lobby_message(table: Table, locale: str | None = None) -> MessageParts:
             row=2,
         )
     for setting, (name, value) in zip(SETTINGS, setting_texts(table, locale), strict=True):
+        if len(setting.values) > 2:
+            # Issue 21 item 7: a setting of many values is picked in one click from a menu
+            # (a button cycling through five values took four clicks and four public edits).
+            current = setting_of(table.record.settings, setting.name)
+            view.add_select(
+                table_button_id(table.id, "set", setting=setting.name),
+                placeholder=name,
+                options=[
+                    (
+                        t(
+                            "settings.button",
+                            locale,
+                            setting=name,
+                            value=t(f"settings.{setting.name}.{v}", locale),
+                        ),
+                        str(v),
+                        v == current,
+                    )
+                    for v in setting.values
+                ],
+                row=4,
+            )
+            continue
         view.add(
             table_button_id(table.id, "set", setting=setting.name),
             label=t("settings.button", locale, setting=name, value=value),
@@ -249,10 +276,14 @@ def lobby_message(table: Table, locale: str | None = None) -> MessageParts:
 
 def setting_texts(table: Table, locale: str | None) -> list[tuple[str, str]]:
     """Each table setting's name and current value, as the lobby shows them."""
+    return settings_texts(table.record.settings, locale)
+
+
+def settings_texts(settings: Mapping[str, Any], locale: str | None) -> list[tuple[str, str]]:
     return [
         (
             t(f"settings.{s.name}", locale),
-            t(f"settings.{s.name}.{setting_of(table.record.settings, s.name)}", locale),
+            t(f"settings.{s.name}.{setting_of(dict(settings), s.name)}", locale),
         )
         for s in SETTINGS
     ]

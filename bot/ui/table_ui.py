@@ -29,6 +29,7 @@ from typing import Any, TypeVar
 
 import discord
 
+from bot.storage.house_rules import HouseRules, HouseRulesStore
 from bot.tables.bot_moves import DEFAULT_LEVEL
 from bot.tables.errors import (
     ChannelBusy,
@@ -97,9 +98,12 @@ class TableUI:
         per_seconds: float | None = None,
         clock: Callable[[], float] = time.time,
         budget: GlobalBudget | None = None,
+        house_rules: HouseRulesStore | None = None,
     ) -> None:
         self.client = client
         self.service = service
+        # The servers' house rules (/settings): what new tables start with (None: none).
+        self.house_rules = house_rules
         self.ack_deadline = ack_deadline
         pacing: dict[str, Any] = {}
         if max_edits is not None:
@@ -341,7 +345,11 @@ class TableUI:
                 change = service.cancel(table_id, user.id)
             elif verb == "set":
                 assert parsed.setting is not None
-                change = service.change_setting(table_id, user.id, parsed.setting)
+                # The lobby's menu sends the value picked; an old message's button, none.
+                data: dict[str, Any] = dict(interaction.data or {})
+                values = data.get("values") or []
+                value = str(values[0]) if values else None
+                change = service.change_setting(table_id, user.id, parsed.setting, value)
             elif verb == "back":
                 change = service.back(table_id, user.id)
             elif verb == "go":
@@ -519,18 +527,24 @@ class TableUI:
         assert interaction.guild_id is not None and interaction.channel_id is not None
         guild_id, channel_id = interaction.guild_id, interaction.channel_id
 
-        async def work(locale: str) -> None:
-            by = asyncio.get_running_loop().time() + self.ack_deadline
-            create = self.service.create(
+        async def create() -> Table:
+            # The server's house rules first; the options given to the command override them.
+            house = HouseRules()
+            if self.house_rules is not None:
+                house = await self.house_rules.get(guild_id, game)
+            return await self.service.create(
                 guild_id=guild_id,
                 channel_id=channel_id,
                 host_id=user.id,
                 host_name=getattr(user, "display_name", None) or user.name,
                 game=game,
-                options=options,
-                settings=settings,
+                options={**house.options, **options},
+                settings={**house.settings, **(settings or {})},
             )
-            table = await self.in_time(interaction, create, ephemeral_thinking=True, by=by)
+
+        async def work(locale: str) -> None:
+            by = asyncio.get_running_loop().time() + self.ack_deadline
+            table = await self.in_time(interaction, create(), ephemeral_thinking=True, by=by)
             await self._post_table_message(interaction, table, locale, by)
 
         await self.guarded(interaction, None, work)

@@ -185,12 +185,17 @@ async def test_leaving_mid_game_then_play_again_as_a_ready_check(
     alice, bob, carol, dave = world.players
     driver = TableDriver(emulator, running_bot, world.table, world.players)
     lobby = await driver.open(alice, "truco new", target=6)
-    # The lobby's settings: one button per setting; a click moves it on (the host only).
-    refused = await bob.click(lobby, "Turn timer: 2 min")
+    # The lobby's settings (the host only): the turn timer is a menu, one pick sets any value
+    # with one public edit (issue 21 item 7: a button cycled through them).
+    refused = await bob.select(lobby, "Turn timer", ["300"])
     assert refused.content == t("table.error.not_host", bob.locale)
-    await alice.click(lobby, "Turn timer: 2 min")
+    edits = len(lobby.versions)
+    await alice.select(lobby, "Turn timer", ["300"])
     await lobby.wait_until(lambda m: "Turn timer: **5 min**" in m.text)
     assert driver.table.record.settings == {"turn_timer": 300, "pings": True, "pictures": True}
+    assert len(lobby.versions) == edits + 1
+    chosen = [o["label"] for o in lobby.select_menu("Turn timer")["options"] if o.get("default")]
+    assert chosen == ["Turn timer: 5 min"]
     await driver.sit(lobby, [bob, carol, dave], 0, alice)
     await driver.start(lobby, alice)
     rng = random.Random(5)

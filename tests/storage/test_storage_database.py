@@ -25,6 +25,7 @@ from tests.support.stored_games import act, lobby, open_db, peek, start
 EXPECTED_TABLES = {
     "schema_version",
     "recaps",
+    "house_rules",
     "tables",
     "table_seats",
     "table_actions",
@@ -57,6 +58,7 @@ async def test_migrations_build_the_schema_from_an_empty_file(tmp_path: Path) ->
             (3, "turn_timers_pings_ready"),
             (4, "one_open_table_per_channel"),
             (5, "weekly_recap"),
+            (6, "house_rules"),
         ]
         assert await db.migrate() == []  # nothing left to apply
     finally:

@@ -25,6 +25,7 @@ from tests.support.render import (
     buttons,
     check_discord_limits,
     check_step,
+    items,
     make_table,
     play_out,
     texts_of,
@@ -92,7 +93,7 @@ async def test_lobby_message_buttons() -> None:
     table = Table(record=record, rules=rules)
     parts = render.table_message(table)
     check_discord_limits(parts)
-    by_id = {b.custom_id: b for b in buttons(parts)}
+    by_id = {b.custom_id: b for b in items(parts)}
     assert by_id["tb:7:bot:hard"].label == "Add bot: hard"
     assert by_id["tb:7:seat:0"].disabled  # a human sits there
     assert not by_id["tb:7:seat:2"].disabled  # a bot's seat may be taken over
@@ -113,7 +114,19 @@ async def test_lobby_message_buttons() -> None:
         "tb:7:set:pings",
         "tb:7:set:pictures",
     }
-    assert by_id["tb:7:set:turn_timer"].label == "Turn timer: 2 min"
+    # Issue 21 item 7: the turn timer is a menu of its values (one pick), the current one chosen.
+    timer = by_id["tb:7:set:turn_timer"]
+    assert isinstance(timer, discord.ui.Select)
+    assert [(o.label, o.value) for o in timer.options] == [
+        ("Turn timer: off", "0"),
+        ("Turn timer: 30 s", "30"),
+        ("Turn timer: 1 min", "60"),
+        ("Turn timer: 2 min", "120"),
+        ("Turn timer: 5 min", "300"),
+    ]
+    assert [o.label for o in timer.options if o.default] == ["Turn timer: 2 min"]
+    timer_row = next(r for r in parts.view.to_components() if r["components"][0]["type"] == 3)
+    assert len(timer_row["components"]) == 1  # a select fills its row (Discord's rule)
     assert by_id["tb:7:set:pings"].label == "Turn pings: on"
     assert "Ana" in repr(parts.embed.to_dict())
     assert "Bot 3 (hard)" in repr(parts.embed.to_dict())  # the seat shows its level
