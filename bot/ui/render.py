@@ -503,8 +503,8 @@ def ping_key(table: Table) -> tuple[Any, ...] | None:
     if table.closed or not setting_of(table.record.settings, "pings"):
         return None
     humans = table.humans_to_act()
-    if not humans:
-        return None
+    if not humans or not table.wants_ping():
+        return None  # nobody to ping, or not yet: they have not been idle `ping_after` s
     users = tuple(table.player_at(s).user_id for s in humans)
     return (users, table.record.turn_warned, table.version)
 
