@@ -57,6 +57,7 @@ async def test_migrations_build_the_schema_from_an_empty_file(tmp_path: Path) ->
             (3, "turn_timers_pings_ready"),
             (4, "one_open_table_per_channel"),
             (5, "weekly_recap"),
+            (6, "turn_since"),
         ]
         assert await db.migrate() == []  # nothing left to apply
     finally:
