@@ -36,15 +36,19 @@ async def save_seats(
     turn timer it implies in one transaction, without a new version (bot/tables/lobby.py
     says why); if the write fails the table keeps its seats."""
     record = table.record
-    with put_back_on_error(record, "seats", "ready", "turn_deadline", "turn_warned"):
+    with put_back_on_error(record, "seats", "ready", "turn_deadline", "turn_warned", "turn_since"):
         record.seats = seats
         if ready is not None:
             record.ready = ready
         if not table.humans_to_act():
             record.turn_deadline, record.turn_warned = None, False
-        elif record.turn_deadline is None:
-            record.turn_deadline = table.turn_deadline(host.now())
-            record.turn_warned = False
+            record.turn_since = None
+        else:
+            if record.turn_deadline is None:
+                record.turn_deadline = table.turn_deadline(host.now())
+                record.turn_warned = False
+            if record.turn_since is None:
+                record.turn_since = table.turn_since(host.now())
         await host.store.save_lobby(record)
 
 
@@ -84,6 +88,7 @@ async def start_game(
             table.seat_of_position = seat_of_position
             table.result = None
             record.turn_deadline = table.turn_deadline(host.now())
+            record.turn_since = table.turn_since(host.now())
             await host.store.start_game(record)
     except ChannelTaken:
         # Another process opened a table in this channel since this one finished.
@@ -104,6 +109,7 @@ GAME_FIELDS = (
     "ready",
     "turn_deadline",
     "turn_warned",
+    "turn_since",
 )
 
 

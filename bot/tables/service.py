@@ -45,6 +45,7 @@ from bot.tables.table import (
     CHANGE_CLOSED,
     CHANGE_RESTORED,
     CHANGE_WARNING,
+    UNDONE_IF_UNSTORED,
     ActResult,
     Listener,
     Table,
@@ -306,7 +307,7 @@ class TableService:
             )
             result = build_result(record, table.seat_of_position, whole, self.now())
         forget_old_events(game)
-        previous = (record.status, record.seats, record.turn_deadline, record.turn_warned)
+        previous = [getattr(record, name) for name in UNDONE_IF_UNSTORED]
         # The engine logged this pair last: both logs hold the one shared tuple instead.
         game.share_actions(ACTION_PAIRS, start=len(game.actions) - 1)
         record.actions.append(shared_pair(seat, action))
@@ -318,6 +319,7 @@ class TableService:
             table.result = result
         record.turn_deadline = table.turn_deadline(self.now())
         record.turn_warned = False
+        record.turn_since = table.turn_since(self.now())
         try:
             await self.store.append_action(
                 table.id,
@@ -326,6 +328,7 @@ class TableService:
                 new_version,
                 result,
                 deadline=record.turn_deadline,
+                since=record.turn_since,
                 seats=seats,
             )
         except StoreConflict:
@@ -337,7 +340,8 @@ class TableService:
             # Not stored: put the table back as the store has it, then report the failure.
             record.actions.pop()
             record.version = new_version - 1
-            record.status, record.seats, record.turn_deadline, record.turn_warned = previous
+            for name, value in zip(UNDONE_IF_UNSTORED, previous, strict=True):
+                setattr(record, name, value)
             if result is not None:
                 table.result = None
             assert record.seed is not None

@@ -157,6 +157,9 @@ def rules_summary(game: str, options: Mapping[str, Any], locale: str | None) -> 
     return " · ".join(parts)
 
 
+MENU_SETTING = "turn_timer"
+
+
 def lobby_message(table: Table, locale: str | None = None) -> MessageParts:
     embed = discord.Embed(
         title=t("lobby.title", locale, game=game_title(table.game_name, locale)),
@@ -227,9 +230,10 @@ def lobby_message(table: Table, locale: str | None = None) -> MessageParts:
             row=2,
         )
     for setting, (name, value) in zip(SETTINGS, setting_texts(table, locale), strict=True):
-        if len(setting.values) > 2:
-            # Issue 21 item 7: a setting of many values is picked in one click from a menu
-            # (a button cycling through five values took four clicks and four public edits).
+        if setting.name == MENU_SETTING:
+            # Issue 21 item 7: the turn timer is picked in one click from a menu (a button
+            # cycling through five values took four clicks and four public edits). Discord
+            # gives a message five rows and a menu fills one: the other settings stay buttons.
             current = setting_of(table.record.settings, setting.name)
             view.add_select(
                 table_button_id(table.id, "set", setting=setting.name),
@@ -534,8 +538,8 @@ def ping_key(table: Table) -> tuple[Any, ...] | None:
     if table.closed or not setting_of(table.record.settings, "pings"):
         return None
     humans = table.humans_to_act()
-    if not humans:
-        return None
+    if not humans or not table.wants_ping():
+        return None  # nobody to ping, or not yet: they have not been idle `ping_after` s
     users = tuple(table.player_at(s).user_id for s in humans)
     return (users, table.record.turn_warned, table.version)
 

@@ -702,6 +702,7 @@ def chosen_settings(
     turn_timer: discord.app_commands.Choice[int] | None,
     pings: bool | None,
     pictures: bool | None,
+    ping_after: discord.app_commands.Choice[int] | None = None,
 ) -> dict[str, Any]:
     """The table settings given as command options (the others take their defaults)."""
     chosen: dict[str, Any] = {}
@@ -711,6 +712,8 @@ def chosen_settings(
         chosen["pings"] = pings
     if pictures is not None:
         chosen["pictures"] = pictures
+    if ping_after is not None:
+        chosen["ping_after"] = ping_after.value
     return chosen
 
 

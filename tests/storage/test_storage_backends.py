@@ -62,7 +62,7 @@ def test_both_back_ends_have_the_same_migration_numbers() -> None:
     sqlite = [(m.version, m.name) for m in load_migrations(MIGRATIONS_DIR)]
     postgres = [(m.version, m.name) for m in load_migrations(PG_MIGRATIONS_DIR)]
     assert sqlite == postgres
-    assert sqlite[-1] == (6, "house_rules")
+    assert sqlite[-1] == (7, "turn_since")
 
 
 def test_placeholders_become_numbered() -> None:

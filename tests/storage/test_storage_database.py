@@ -59,6 +59,7 @@ async def test_migrations_build_the_schema_from_an_empty_file(tmp_path: Path) ->
             (4, "one_open_table_per_channel"),
             (5, "weekly_recap"),
             (6, "house_rules"),
+            (7, "turn_since"),
         ]
         assert await db.migrate() == []  # nothing left to apply
     finally:
