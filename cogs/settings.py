@@ -13,9 +13,10 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from bot.client import CardTableBot
-from bot.storage.house_rules import HouseRules, HouseRulesStore
+from bot.storage.house_rules import HouseRulesStore
 from bot.tables.errors import TableError
 from bot.tables.house_rules import effective, updated_house_rules
+from bot.tables.records import HouseRules
 from bot.texts import t
 from bot.ui import render
 from bot.ui.answer import locale_of, say

@@ -112,9 +112,7 @@ def bot_settings(tmp_path: Path, world: World) -> Settings:
         dev_guild_id=world.guild.id,
         log_level="DEBUG",
         bot_move_delay=0.0,
-        # The tests written before fair deals play the old dealing (tests/e2e/
-        # test_e2e_fair_deals.py turns it on).
-        fair_deals=False,
+        # fair_deals keeps the production default (on): every hand starts in the "cut" phase.
     )
 
 

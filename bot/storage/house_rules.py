@@ -6,19 +6,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from bot.storage.database import Database, execute
+from bot.tables.records import HouseRules
 
 if TYPE_CHECKING:
     from bot.storage.postgres import PgDatabase
-
-
-@dataclass(frozen=True)
-class HouseRules:
-    options: dict[str, Any] = field(default_factory=dict)
-    settings: dict[str, Any] = field(default_factory=dict)
 
 
 class HouseRulesStore:

@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from bot.engine.common import EngineError
-from bot.storage.house_rules import HouseRules
 from bot.tables.errors import BadOptions
 from bot.tables.games import rules_for
+from bot.tables.records import HouseRules
 from bot.tables.settings import normalise_settings
 
 

@@ -205,3 +205,12 @@ class TableStore(Protocol):
     async def get_table(self, table_id: int) -> TableRecord | None:
         """One table as `load_active` returns it, or None (another process changed it: the
         table service reloads it)."""
+
+
+@dataclass(frozen=True)
+class HouseRules:
+    """A server's house rules for one game (issue 21): the options and table settings its new
+    tables start with; only what an admin set (the rest follows the bot's defaults)."""
+
+    options: dict[str, Any] = field(default_factory=dict)
+    settings: dict[str, Any] = field(default_factory=dict)

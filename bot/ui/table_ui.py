@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 
 import discord
 
-from bot.storage.house_rules import HouseRules, HouseRulesStore
+from bot.storage.house_rules import HouseRulesStore
 from bot.tables.bot_moves import DEFAULT_LEVEL
 from bot.tables.errors import (
     ChannelBusy,
@@ -40,6 +40,7 @@ from bot.tables.errors import (
     StaleVersion,
     TableError,
 )
+from bot.tables.records import HouseRules
 from bot.tables.service import CHANGE_RESTORED, Table, TableService
 from bot.tables.settings import BY_NAME
 from bot.texts import t

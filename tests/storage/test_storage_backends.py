@@ -102,8 +102,8 @@ async def test_the_service_answers_channel_busy_for_a_table_of_another_process(
     """Issue 14: two bot processes on one database; the second does not hold the first's table
     in memory, yet /new in that channel is refused as "already a table here"."""
     other = await reopen(storage)
-    first = TableService(storage.tables, bot_move_delay=0, fair_deals=False)
-    second = TableService(other.tables, bot_move_delay=0, fair_deals=False)
+    first = TableService(storage.tables, bot_move_delay=0)
+    second = TableService(other.tables, bot_move_delay=0)
     try:
         table = await first.create(
             guild_id=1, channel_id=5, host_id=1, host_name="A", game="euchre"

@@ -4,7 +4,8 @@ replaced as a whole, cleared back to nothing. Real SQLite and PostgreSQL, no moc
 from __future__ import annotations
 
 from bot.storage.backend import Storage
-from bot.storage.house_rules import HouseRules, HouseRulesStore
+from bot.storage.house_rules import HouseRulesStore
+from bot.tables.records import HouseRules
 from tests.support.storage import reopen
 
 A, B = 1, 2

@@ -116,6 +116,6 @@ async def test_a_typed_cut_of_the_next_cutter_is_used_and_a_stranger_cannot_cut(
 
 
 async def test_old_dealing_when_fair_deals_are_off(db: Storage) -> None:
-    service = make_service(db)
+    service = make_service(db, fair_deals=False)  # this test is about the old dealing
     table = await full_table(service, "euchre")
     assert "deal" not in table.options and table.game is not None and table.game.to_act
