@@ -4,6 +4,8 @@
     .venv/bin/python scripts/bench_latency.py --tables 200 --memory-tables 0 --think 1
     .venv/bin/python scripts/bench_latency.py --humans 4 --profile
     .venv/bin/python scripts/bench_latency.py --tables 200 --bot-hook my_fix.py:apply
+    .venv/bin/python scripts/bench_latency.py --tables 50 200 --ping-after 0 15 --memory-tables 0
+    .venv/bin/python scripts/bench_latency.py --tables 200 --shards 1 2 --memory-tables 0
 
 Two processes, as in production, where Discord is not in the bot's process: this one runs the
 Discord emulator and the simulated people; a child process runs the real, unmodified bot
@@ -35,7 +37,14 @@ clicks Play again. So a table moves as fast as its people think and its bot seat
    callbacks and interaction-token webhooks) per second, mean and busiest second, against
    Discord's 50; the 429s the emulator answered; and the table messages' staleness: for each
    game action in the window, from its new state (no later than its answer) until the table
-   message shows that state or a later one, p50 / p99.
+   message shows that state or a later one, p50 / p99. The idle player's ping delay: on
+   `--idle-share` of their turns a person sits idle `--idle` s; for every turn that reached a
+   human in the window, the seconds from its `turn_since` until its ping was posted (observed
+   in the bot: all turns with `--ping-after 0`, the old behaviour; the idle ones otherwise).
+   `--ping-after S [S ...]` runs each size once per setting; `--shards K [K ...]` runs K bot
+   processes (shard i of K each, one guild each, the tables dealt in turn, each process its
+   own SQLite file and a 1/K share of the token's global budget), figures summed/merged. A
+   summary table of these figures closes the run.
 2. Memory per active table: a fresh bot; `--warm-tables` tables played a little first (caches,
    code paths); then tracemalloc starts in the bot process, `--memory-tables` more tables are
    opened and played to `--mid-moves` moves of their people, everything settles (bot moves done,
