@@ -38,10 +38,11 @@ import discord
 
 from bot.settings import Settings
 from bot.tables.service import Table, TableService
+from bot.ui import render
 from bot.ui.custom_ids import parse_game_action
 from demo.transcript import Transcript, plain
 from emulator import Channel, Emulator, Message, SimulatedUser, run_bot
-from emulator.state import Button
+from emulator.state import Button, MessageVersion
 
 if TYPE_CHECKING:
     from bot.client import CardTableBot
@@ -188,7 +189,7 @@ class DemoPlayer:
                 self.say("clicks Refresh on the hand message")
                 hand = await self.user.click(hand, f"tb:{table.id}:refresh")
             if not await self._offers(hand, table, SETTLE_TIMEOUT):
-                raise RuntimeError(f"the hand message never offered move {table.version}")
+                raise RuntimeError(f"the hand message never offered state {table.version}")
             await self._act(table, hand)
         raise RuntimeError(f"the {table.game_name} game did not end in {MAX_TURNS} turns")
 
@@ -246,14 +247,46 @@ class DemoPlayer:
                 return button
         return enabled[0]
 
-    @staticmethod
-    async def _shown(table: Table, message: Message) -> None:
-        """Until the public message shows the table's current version (its footer)."""
-        version = table.version
-        await message.wait_until(lambda m: f"move {version}" in m.text, timeout=SETTLE_TIMEOUT)
+    async def _shown(self, table: Table, message: Message) -> None:
+        """Until the public message shows the table's current state: it reads exactly as the
+        bot draws the table now (text and buttons; the footer counts hands, not versions)."""
+        assert self.bot.table_ui is not None
+        public = self.bot.table_ui.public
+
+        def current(m: Message) -> bool:
+            return reads_as(m.versions[-1], render.table_message(table, public.locale_of(table)))
+
+        await message.wait_until(current, timeout=SETTLE_TIMEOUT)
 
 
-def _names(emu: Emulator) -> dict[int, str]:
+def reads_as(shown: MessageVersion, parts: render.MessageParts) -> bool:
+    """Does this version of a message read as `parts`: content, the embed's texts, buttons?"""
+    if shown.content != parts.content:
+        return False
+    want: dict[str, Any] | None = dict(parts.embed.to_dict()) if parts.embed is not None else None
+    got = shown.embeds[0] if shown.embeds else None
+    if (want is None) != (got is None):
+        return False
+    if want is not None and got is not None:
+        keys = ("title", "description", "fields")
+        if any(got.get(key) != want.get(key) for key in keys):
+            return False
+        if (got.get("footer") or {}).get("text") != (want.get("footer") or {}).get("text"):
+            return False
+    rows = parts.view.to_components() if parts.view is not None else []
+    return _buttons(shown.components) == _buttons(rows)
+
+
+def _buttons(rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    return [
+        (c.get("custom_id"), c.get("label"), bool(c.get("disabled")))
+        for row in rows
+        for c in row.get("components") or []
+    ]
+
+
+def people_names(emu: Emulator) -> dict[int, str]:
+    """How the transcript names each account (its mentions become `@Name`)."""
     names = {user.id: (user.global_name or user.name) for user in emu.users.values()}
     names[emu.bot.id] = emu.bot.name
     return names
@@ -283,7 +316,7 @@ async def play_demo(
         channels = [guild.add_channel(demo.game) for demo in GAMES]
         user = emu.add_user(PLAYER_NAME)
         guild.add_member(user)
-        names.update(_names(emu))
+        names.update(people_names(emu))
         transcript.say(
             f"Card-table bot demo: the real bot on a local Discord emulator at {emu.url} "
             "(no token; nothing leaves this machine)."

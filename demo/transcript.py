@@ -1,8 +1,9 @@
 """The demo's transcript: what people in the channel saw, flattened to plain text.
 
 Each distinct state of a public table message becomes a short block: a header (the embed title
-and footer, e.g. "Euchre — hand 2 · first to 5 · Table 1 · move 31") and the content (whose turn
-it is, or the result), then the description and the fields as `Name: value` lines. A state that
+and footer, then the state's number among the message's distinct states, e.g. "Euchre — hand 2 ·
+first to 5 · Table 1 · hand 2 · state 31") and the content (whose turn it is, or the result), then
+the description and the fields as `Name: value` lines. A state that
 starts something (the lobby, a new hand, the result) is shown in full; the states in between
 show only the lines that changed since the previous block. The "Latest" field (the last few
 events) scrolls, so a block lists only the events not shown before, as `+` lines: read top to
@@ -52,8 +53,10 @@ class Transcript:
         self.names = names
         self.lines: list[str] = []
         self._write = write
-        # Per message id: the previous state's title, lines and events.
+        # Per message id: the previous state's title, lines and events, and how many distinct
+        # states it showed (the footer counts hands, so the blocks are numbered here).
         self._title: dict[int, str] = {}
+        self._states: dict[int, int] = {}
         self._lines: dict[int, list[str]] = {}
         self._log: dict[int, list[str]] = {}
 
@@ -64,15 +67,19 @@ class Transcript:
     def text(self) -> str:
         return "\n".join(self.lines)
 
-    def public_state(self, message_id: int, content: str, embeds: list[dict[str, Any]]) -> bool:
+    def public_state(
+        self, message_id: int, content: str, embeds: list[dict[str, Any]]
+    ) -> int | None:
         """Print one state of a public message, unless it reads exactly like the previous one.
-        Returns whether something was printed."""
+        Returns the state's number (1 for the message's first), None when nothing was printed."""
         header, title, turn, body, events = self._block(content, embeds)
         lines = [header, *turn, *body]
         previous_lines = self._lines.get(message_id)
         previous_events = self._log.get(message_id, [])
         if previous_lines == lines and previous_events == events:
-            return False
+            return None
+        number = self._states.get(message_id, 0) + 1
+        self._states[message_id] = number
         full = previous_lines is None or self._title.get(message_id) != title
         self._title[message_id] = title
         self._lines[message_id] = lines
@@ -85,10 +92,10 @@ class Transcript:
             shown.append("  …")  # events scrolled out between two edits
         shown += [f"  + {event}" for event in new]
         self.say()
-        self.say(header)
+        self.say(header.removesuffix(" ──") + f" · state {number} ──")
         for line in shown:
             self.say(line)
-        return True
+        return number
 
     def _block(
         self, content: str, embeds: list[dict[str, Any]]

@@ -91,14 +91,15 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from PIL import Image
+
 from bot import event_loop
 from bot.ui.custom_ids import parse_game_action
 from emulator import Emulator, EmulatorUsageError, InteractionFailed, Message, SimulatedUser
-from emulator.state import Channel, Interaction
+from emulator.state import Channel, Interaction, MessageVersion
 
 P99_TARGET_MS = 100.0
 MEMORY_TARGET_BYTES = 50 * 1024
-FOOTER_MOVE = re.compile(r"move (\d+)")
 ROUTE_IDS = re.compile(r"(?<=/)(\d+|[A-Za-z0-9_.-]{40,})(?=/|$)")  # ids and tokens in a path
 POLL = 0.02  # seconds between two looks of a table's watcher at its message
 CLICK_TIMEOUT = 10.0
@@ -582,9 +583,7 @@ class BenchTable:
         message = self.message
         assert message is not None
         latest = message.versions[-1]
-        footer = (latest.embeds[0].get("footer") or {}).get("text", "") if latest.embeds else ""
-        match = FOOTER_MOVE.search(footer)
-        self.version = int(match.group(1)) if match else 0
+        self.version = shown_version(self.emu, latest) or 0
         self.content = latest.content
         self.over = any(
             c.get("label") == "Play again"
@@ -1158,6 +1157,18 @@ def is_global_bound(path: str) -> bool:
     return "/interactions/" not in path and "/webhooks/" not in path
 
 
+def shown_version(emu: Emulator, shown: MessageVersion) -> int | None:
+    """The table version a table message shows: its picture's PNG text chunk names it (the
+    footer counts hands). Read from the chunks before the image data: nothing is decoded."""
+    for attachment in shown.attachments:
+        if attachment.get("filename") == "table.png":
+            data = emu.message_service.files[int(attachment["id"])].data
+            with Image.open(io.BytesIO(data)) as image:
+                version = image.info.get("version")
+            return int(version) if version is not None else None
+    return None
+
+
 def is_move(interaction: Interaction) -> bool:
     """A game action answered (it made a new state of its table, unless it was stale)."""
     custom_id = interaction.custom_id or ""
@@ -1173,11 +1184,9 @@ def staleness(state: World, moves: list[Interaction], wall: float) -> list[float
             continue
         marks = []
         for version in table.message.versions:
-            embeds = version.embeds
-            footer = (embeds[0].get("footer") or {}).get("text", "") if embeds else ""
-            match = FOOTER_MOVE.search(footer)
-            if match:
-                marks.append((int(match.group(1)), version.at))
+            move = shown_version(state.emu, version)
+            if move is not None:
+                marks.append((move, version.at))
         shown[table.channel.id] = marks
     out: list[float | None] = []
     for interaction in moves:

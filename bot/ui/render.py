@@ -128,9 +128,13 @@ def _notice(table: Table, locale: str | None) -> str:
 
 
 def _footer(table: Table, locale: str | None) -> str:
-    # Issue 21 item 5 (not done here): the version is what the e2e driver and the demo read to
-    # match a message to a state; it can leave the footer once they have another carrier.
-    return t("table.footer", locale, table=table.id, version=table.version)
+    # A count people know (issue 21 item 5): the hand in play. Not the table's version, which
+    # also moves on lobby settings, fair-deal cuts and automatic going-alone answers; the
+    # version travels in the picture's PNG text chunks and the hand buttons' ids instead.
+    game = table.game
+    if table.status == "lobby" or game is None or game.is_over:
+        return t("table.footer", locale, table=table.id)
+    return t("table.footer.hand", locale, table=table.id, hand=game.hand_number + 1)
 
 
 def options_summary(table: Table, locale: str | None) -> str:
@@ -667,7 +671,7 @@ def closed_message(table: Table, locale: str | None = None) -> MessageParts:
         description=t("closed.description", locale),
         colour=discord.Colour.light_grey(),
     )
-    embed.set_footer(text=t("table.footer_closed", locale, table=table.id))
+    embed.set_footer(text=t("table.footer", locale, table=table.id))
     return MessageParts(content="", embed=embed, view=None)
 
 

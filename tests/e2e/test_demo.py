@@ -21,12 +21,16 @@ from bot.tables.games import forget_old_events
 from bot.tables.service import Table
 from bot.ui.cards import card_text, cards_in_text
 from bot.ui.custom_ids import parse_game_action
-from demo.play import GAMES, PLAYER_NAME, DemoReport, play_demo
+from demo.play import GAMES, PLAYER_NAME, DemoReport, people_names, play_demo
 from demo.transcript import LOG_FIELD, Transcript, log_overlap, plain
+from emulator import Emulator
 from emulator.state import MessageVersion
+from tests.support.shown import picture_version
 
 SEED = 20240607
-MOVE = re.compile(r"move (\d+)")
+# A transcript block's header: the table's footer ("Table 1", "Table 1 · hand 2"), then the
+# block's number among the message's distinct states.
+HEADER = re.compile(r"── .* · Table (\d+)\b.* · state (\d+) ──$")
 
 
 @dataclass
@@ -156,13 +160,12 @@ def test_demo_every_interaction_acknowledged_in_time(report: DemoReport) -> None
         assert interaction.ack_latency < emu.response_deadline
 
 
-def public_leaks(replay: Replay, shown: MessageVersion) -> set[str] | None:
+def public_leaks(emu: Emulator, replay: Replay, shown: MessageVersion) -> set[str] | None:
     """Cards a version of the table message shows that the channel may not see (None: a
-    version without a game state, the lobby)."""
-    match = MOVE.search(shown.embeds[0]["footer"]["text"]) if shown.embeds else None
-    if match is None or int(match.group(1)) not in replay.in_hands:
+    version without a game state, the lobby). Its picture names the state it shows."""
+    version = picture_version(emu, shown)
+    if version is None or version not in replay.in_hands:
         return None
-    version = int(match.group(1))
     state, log = public_texts(shown)
     state_cards = set().union(set(), *(cards_in_text(s) for s in state))
     # The log tells past events: it may name only cards that were public at some point.
@@ -176,10 +179,10 @@ def test_demo_public_messages_show_no_hidden_card(report: DemoReport) -> None:
         replay = Replay.of(table)
         message = report.emulator.messages[table.message_id or 0]
         for shown in message.versions:
-            leaks = public_leaks(replay, shown)
+            leaks = public_leaks(report.emulator, replay, shown)
             if leaks is None:
                 continue
-            assert not leaks, f"{shown.embeds[0]['footer']['text']} showed {leaks}"
+            assert not leaks, f"state {picture_version(report.emulator, shown)} showed {leaks}"
             checked += 1
     assert checked > 20
     # The check itself can fail: a version with one of a bot seat's cards added to it.
@@ -187,12 +190,11 @@ def test_demo_public_messages_show_no_hidden_card(report: DemoReport) -> None:
     replay = Replay.of(table)
     bot_seat = next(s for s in range(4) if table.is_bot_seat(s))
     for shown in report.emulator.messages[table.message_id or 0].versions:
-        match = MOVE.search(shown.embeds[0]["footer"]["text"]) if shown.embeds else None
-        version = int(match.group(1)) if match else -1
+        version = picture_version(report.emulator, shown)
         if version in replay.in_hands and replay.seen_by[version][bot_seat]:
             secret = min(replay.seen_by[version][bot_seat] & replay.secret(version))
             leaked = dataclasses.replace(shown, content=shown.content + " " + card_text(secret))
-            assert public_leaks(replay, leaked) == {secret}
+            assert public_leaks(report.emulator, replay, leaked) == {secret}
             break
     else:
         raise AssertionError("no version with a bot seat holding cards")
@@ -201,12 +203,14 @@ def test_demo_public_messages_show_no_hidden_card(report: DemoReport) -> None:
 def test_demo_transcript_shows_only_public_cards_and_sams_own(report: DemoReport) -> None:
     sam_id = report.emulator.user(PLAYER_NAME).id
     replays = {t.id: Replay.of(t) for t in report.tables}
+    states = {t.id: numbered_states(report, t) for t in report.tables}
     table_id = version = None
     private_lines = 0
     for line in report.transcript.splitlines():
-        header = re.match(r"── .* · Table (\d+) · move (\d+) ──$", line)
+        header = HEADER.match(line)
         if header:
-            table_id, version = int(header.group(1)), int(header.group(2))
+            table_id = int(header.group(1))
+            version = states[table_id][int(header.group(2))]
             continue
         if table_id is None or version is None or version not in replays[table_id].in_hands:
             continue
@@ -225,6 +229,21 @@ def test_demo_transcript_shows_only_public_cards_and_sams_own(report: DemoReport
     # Plain text: no mention ids, Markdown emphasis or escapes.
     for noise in ("<@", "**", "\\"):
         assert noise not in report.transcript
+
+
+def numbered_states(report: DemoReport, table: Table) -> dict[int, int | None]:
+    """The transcript's state numbers of a table's message -> the table version each shows:
+    the message's versions numbered again as the transcript numbers them (by distinct content);
+    a state stands for its run of versions that read alike, the last one's picture names it."""
+    transcript = Transcript(people_names(report.emulator), lambda line: None)
+    message = report.emulator.messages[table.message_id or 0]
+    states: dict[int, int | None] = {}
+    number = 0
+    for shown in message.versions:
+        number = transcript.public_state(message.id, shown.content, shown.embeds) or number
+        if number:
+            states[number] = picture_version(report.emulator, shown)
+    return states
 
 
 def test_demo_hand_messages_show_only_sams_cards(report: DemoReport) -> None:
@@ -282,21 +301,37 @@ def embed(title: str, footer: str, fields: list[tuple[str, str]]) -> dict[str, A
 def test_public_state_prints_changes_and_new_events_only() -> None:
     out: list[str] = []
     transcript = Transcript({1: "Sam"}, out.append)
-    first = embed("Hand 1", "move 5", [("Team 1", "Sam\nBot"), (LOG_FIELD, "deal\nBot passes")])
-    assert transcript.public_state(9, "<@1>: your turn", [first])
+    first = embed(
+        "Hand 1", "Table 1 · hand 1", [("Team 1", "Sam\nBot"), (LOG_FIELD, "deal\nBot passes")]
+    )
+    assert transcript.public_state(9, "<@1>: your turn", [first]) == 1
     assert out[1:] == [
-        "── Hand 1 · move 5 ──",
+        "── Hand 1 · Table 1 · hand 1 · state 1 ──",
         "@Sam: your turn",
         "  Team 1: Sam; Bot",
         "  + deal",
         "  + Bot passes",
     ]
-    assert not transcript.public_state(9, "<@1>: your turn", [first]), "an identical state"
+    assert transcript.public_state(9, "<@1>: your turn", [first]) is None, "an identical state"
     out.clear()
-    second = embed("Hand 1", "move 6", [("Team 1", "Sam\nBot"), (LOG_FIELD, "Bot passes\nSam")])
-    assert transcript.public_state(9, "Bot: your turn", [second])
-    assert out[1:] == ["── Hand 1 · move 6 ──", "Bot: your turn", "  + Sam"]
+    # The same footer, another state: the states are numbered by what they show.
+    second = embed(
+        "Hand 1", "Table 1 · hand 1", [("Team 1", "Sam\nBot"), (LOG_FIELD, "Bot passes\nSam")]
+    )
+    assert transcript.public_state(9, "Bot: your turn", [second]) == 2
+    assert out[1:] == ["── Hand 1 · Table 1 · hand 1 · state 2 ──", "Bot: your turn", "  + Sam"]
     out.clear()
-    third = embed("Hand 2", "move 20", [("Team 1", "Sam\nBot"), (LOG_FIELD, "x\ny")])
-    transcript.public_state(9, "", [third])
-    assert out[1:] == ["── Hand 2 · move 20 ──", "  Team 1: Sam; Bot", "  …", "  + x", "  + y"]
+    third = embed("Hand 2", "Table 1 · hand 2", [("Team 1", "Sam\nBot"), (LOG_FIELD, "x\ny")])
+    assert transcript.public_state(9, "", [third]) == 3
+    assert out[1:] == [
+        "── Hand 2 · Table 1 · hand 2 · state 3 ──",
+        "  Team 1: Sam; Bot",
+        "  …",
+        "  + x",
+        "  + y",
+    ]
+    assert transcript.public_state(8, "", [third]) == 1, "each message counts its own states"
+    header = HEADER.match("── Hand 2 · Table 1 · hand 2 · state 3 ──")
+    assert header is not None and header.groups() == ("1", "3")
+    lobby = HEADER.match("── Euchre table · Table 12 · state 1 ──")
+    assert lobby is not None and lobby.groups() == ("12", "1")

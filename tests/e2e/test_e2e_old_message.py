@@ -10,7 +10,9 @@ import discord
 import pytest
 
 from bot.client import CardTableBot
+from bot.ui import render
 from emulator import Emulator
+from tests.support import shown
 from tests.support.play_driver import GameStates, TableDriver, scale_rate_limits
 from tests.support.world import ProbeFactory, World
 
@@ -53,7 +55,9 @@ async def test_an_old_table_message_out_of_edits_is_reposted_and_play_goes_on(
     new = driver.message
     assert new is world.table.last_message and not new.deleted
     assert new.created_at > old.created_at
-    assert f"move {table.version}" in new.text  # the state as it is now, nothing lost
+    # The state as it is now, nothing lost: the table's current version, drawn as it is now.
+    assert shown.picture_version(emulator, new.versions[-1]) == table.version
+    assert shown.readable(new.versions[-1]) == shown.rendered(render.table_message(table))
 
     # The game goes on from the new message ("Show my hand" on it) to its end.
     await driver.play_to_end(rng)

@@ -27,6 +27,7 @@ from bot.texts import t
 from bot.ui import render
 from bot.ui.custom_ids import parse_game_action
 from emulator import Channel, Emulator, Interaction, Message, SimulatedUser
+from tests.support.shown import picture_version
 from tests.support.world import open_table
 
 
@@ -723,6 +724,9 @@ class CrashScenario:
             for run in self.runs
             if run.table_id is not None and run.message is not None
         }
+        # The versions come from the table pictures (the scenario keeps pictures on): a
+        # message shown without one would make the check below see nothing.
+        assert not seen or any(v is not None for v in seen.values()), "no table picture shown"
         await self.bot.kill()
         self.old_hands |= {m.id for r in self.runs for m in r.hands.values()}
         self.report.kills += 1
@@ -739,13 +743,10 @@ class CrashScenario:
         await self.bot.start()
         await self.check_restored(stored, marks)
 
-    @staticmethod
-    def shown_version(message: Message) -> int | None:
-        footer = (message.embeds[0].get("footer") or {}).get("text") if message.embeds else None
-        if not footer:
-            return None
-        marker = footer.rsplit("move ", 1)
-        return int(marker[1].split()[0].strip(".,)")) if len(marker) == 2 else None
+    def shown_version(self, message: Message) -> int | None:
+        """The table version people saw last on a table message: its picture names it (the
+        footer counts hands); None before the message has a picture."""
+        return self.shown_version_of(message.versions[-1])
 
     def check_nothing_acknowledged_lost(
         self, by_id: dict[int, TableRecord], seen: dict[int, int | None]
@@ -828,14 +829,8 @@ class CrashScenario:
                     f"restored; its message shows:\n{message.text}\nexpected:\n{expected.content}"
                 ) from None
 
-    @staticmethod
-    def shown_version_of(version: Any) -> int | None:
-        embeds = version.embeds
-        footer = (embeds[0].get("footer") or {}).get("text") if embeds else None
-        if not footer:
-            return None
-        marker = footer.rsplit("move ", 1)
-        return int(marker[1].split()[0].strip(".,)")) if len(marker) == 2 else None
+    def shown_version_of(self, version: Any) -> int | None:
+        return picture_version(self.emu, version)
 
     # --- the end ---------------------------------------------------------------------------------
 
