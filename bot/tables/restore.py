@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 
+from bot.tables import alone
 from bot.tables.table import CHANGE_RESTORED, Table, TableHost, rebuilt
 
 log = logging.getLogger(__name__)
@@ -36,7 +37,22 @@ async def active_tables(service: TableHost) -> list[Table]:
         table.notice_version = table.version
         service.register(table)
         restored.append(table)
+    for table in restored:
+        await answer_pending(service, table)
     return restored
+
+
+async def answer_pending(service: TableHost, table: Table) -> None:
+    """A restart that came between a euchre bid and the going-alone answers the table gives for
+    people at once (bot/tables/alone.py): give them now, as the table would have."""
+    due = alone.answer_due(table)
+    if due is None:
+        return
+    try:
+        async with table.lock:
+            await service.apply_locked(table, *due)
+    except Exception:  # the answer waits for the person (their hand offers it), nothing is lost
+        log.warning("table %s: the going-alone answer was not given", table.id, exc_info=True)
 
 
 async def stored_table_in(service: TableHost, guild_id: int, channel_id: int) -> Table | None:

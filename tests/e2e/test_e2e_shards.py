@@ -44,6 +44,7 @@ from bot.ui.card_emojis import emoji_name
 from bot.ui.custom_ids import parse_game_action
 from emulator import Channel, Emulator, Guild, Message, SimulatedUser, run_bot
 from emulator.gateway import shard_of
+from tests.support.alone import table_answers
 from tests.support.crash import game_buttons, games_rows, hand_version, replay
 from tests.support.play_driver import TableDriver
 from tests.support.postgres import empty_pg_database
@@ -241,7 +242,7 @@ class Players:
         humans = []
         for seat in game.to_act:
             player = record.seats[order.index(seat)]
-            if player is not None and not player.is_bot:
+            if player is not None and not player.is_bot and not table_answers(record, game, seat):
                 humans.append((seat, player.user_id))
         if not humans:
             await asyncio.sleep(0.005)  # the bot seats are moving in the bot process

@@ -27,6 +27,7 @@ from bot.texts import t
 from bot.ui import render
 from bot.ui.custom_ids import parse_game_action
 from emulator import Channel, Emulator, Interaction, Message, SimulatedUser
+from tests.support.alone import table_answers
 from tests.support.shown import picture_version
 from tests.support.world import open_table
 
@@ -537,7 +538,12 @@ class CrashScenario:
         assert record.version - len(record.actions) == run.start_version
         if game.is_over:
             return  # (a finished table has status "finished"; never reached)
-        humans = [s for s in game.to_act if not self.person_at(run, record, game, s).is_bot]
+        humans = [
+            s
+            for s in game.to_act
+            if not self.person_at(run, record, game, s).is_bot
+            and not table_answers(record, game, s)
+        ]
         if not humans:
             await asyncio.sleep(0.005)  # the bot seats are moving in the bot process
             return
