@@ -23,12 +23,14 @@ class Truco(commands.GroupCog, group_name="truco", group_description=command_tex
     @app_commands.describe(
         target=command_text("cmd.truco.target"),
         coberta=command_text("cmd.truco.coberta"),
+        match=command_text("cmd.truco.match"),
         turn_timer=command_text("cmd.new.turn_timer"),
         pings=command_text("cmd.new.pings"),
         pictures=command_text("cmd.option.pictures"),
     )
     @app_commands.choices(
         target=[Choice(name=command_text(f"cmd.truco.target.{v}"), value=v) for v in (12, 24, 6)],
+        match=[Choice(name=command_text(f"cmd.truco.match.{v}"), value=v) for v in (1, 3, 5)],
         turn_timer=setting_choices("turn_timer"),
     )
     async def new(
@@ -36,6 +38,7 @@ class Truco(commands.GroupCog, group_name="truco", group_description=command_tex
         interaction: discord.Interaction,
         target: Choice[int] | None = None,
         coberta: bool | None = None,
+        match: Choice[int] | None = None,
         turn_timer: Choice[int] | None = None,
         pings: bool | None = None,
         pictures: bool | None = None,
@@ -45,6 +48,8 @@ class Truco(commands.GroupCog, group_name="truco", group_description=command_tex
             options["target"] = target.value
         if coberta:
             options["coberta"] = True
+        if match is not None and match.value != 1:
+            options["match"] = match.value
         settings = chosen_settings(turn_timer, pings, pictures)
         await self.bot.table_ui.create_table(interaction, "truco", options, settings)
 

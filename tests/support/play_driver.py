@@ -12,6 +12,7 @@ import copy
 import io
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +33,8 @@ from emulator import Channel, Emulator, Message, SimulatedUser
 from emulator.state import MessageVersion
 from tests.support.world import open_table
 
+# choose(view, seat, legal actions) -> the action a person clicks (None: a random button).
+Chooser = Callable[[dict[str, Any], int, list[str]], str]
 FOOTER_VERSION = re.compile(r"move (\d+)")
 # The turn timer's line under the turn line: the snapshots below do not replay deadlines.
 DEADLINE_LINE = re.compile(r"\n⏳ [^\n]*$")
@@ -244,9 +247,9 @@ class TableDriver:
         assert shown is message  # updated in place
         return await message.wait_until(lambda m: len(m.versions) > seen)
 
-    async def step(self, rng: random.Random) -> bool:
-        """One human action, chosen at random among the buttons the player sees. False once
-        the game is over."""
+    async def step(self, rng: random.Random, choose: Chooser | None = None) -> bool:
+        """One human action, chosen at random among the buttons the player sees (or by
+        `choose(view, seat, actions)` among them). False once the game is over."""
         service, table = self.service, self.table
         await service.wait_for_bots(table.id)
         game = table.game
@@ -268,7 +271,15 @@ class TableDriver:
         ]
         actions = {parse_game_action(b.custom_id).action for b in enabled}  # type: ignore[union-attr]
         assert actions == set(game.legal_actions(seat)), "the buttons are the legal actions"
-        button = rng.choice(enabled)
+        if choose is None:
+            button = rng.choice(enabled)
+        else:
+            wanted = choose(game.view(seat), seat, game.legal_actions(seat))
+            button = next(
+                b
+                for b in enabled
+                if parse_game_action(b.custom_id or "").action == wanted  # type: ignore[union-attr]
+            )
         parsed = parse_game_action(button.custom_id or "")
         assert parsed is not None
         before = table.version
@@ -279,9 +290,11 @@ class TableDriver:
         assert table.record.actions[before - start] == (seat, parsed.action)
         return True
 
-    async def play_to_end(self, rng: random.Random, max_steps: int = 2000) -> None:
+    async def play_to_end(
+        self, rng: random.Random, max_steps: int = 2000, choose: Chooser | None = None
+    ) -> None:
         for _ in range(max_steps):
-            if not await self.step(rng):
+            if not await self.step(rng, choose):
                 break
         else:
             raise AssertionError("the game did not end")
