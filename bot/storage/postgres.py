@@ -38,7 +38,15 @@ from bot.storage.database import (
 )
 from bot.storage.errors import SchemaTooNew, TableNotFound
 from bot.storage.ratings import Skill
-from bot.storage.recording import INSERT_GAME, already_recorded, game_row, rows_after, skills_query
+from bot.storage.recording import (
+    COUNT_MATCHES,
+    INSERT_GAME,
+    SELECT_COUNT_MATCHES,
+    already_recorded,
+    game_row,
+    rows_after,
+    skills_query,
+)
 from bot.storage.table_store import (
     APPEND_CHECK,
     DELETE_ACTIONS,
@@ -232,7 +240,8 @@ async def record_game_pg(conn: asyncpg.Connection, result: GameResult) -> int | 
     if query is not None:
         rows = await conn.fetch(pg_sql(query[0]), *query[1])
         before = {r[0]: Skill(r[1], r[2]) for r in rows}
-    for statement, params in rows_after(result, game_id, before):
+    setting = await conn.fetchval(pg_sql(SELECT_COUNT_MATCHES), result.guild_id, COUNT_MATCHES)
+    for statement, params in rows_after(result, game_id, before, setting):
         if params:
             await conn.executemany(pg_sql(statement), params)
     return game_id

@@ -56,10 +56,10 @@ INSERT_PLAYERS = (
 # Columns of the row being updated are named with the table's name: PostgreSQL refuses them bare.
 UPSERT_RATINGS = (
     "INSERT INTO ratings (guild_id, game, user_id, name, mu, sigma, ordinal, games, wins,"
-    " last_played) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?)"
+    " last_played) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
     " ON CONFLICT (guild_id, user_id, game) DO UPDATE SET"
     " name = excluded.name, mu = excluded.mu, sigma = excluded.sigma,"
-    " ordinal = excluded.ordinal, games = ratings.games + 1,"
+    " ordinal = excluded.ordinal, games = ratings.games + excluded.games,"
     " wins = ratings.wins + excluded.wins,"
     " last_played = CASE WHEN excluded.last_played > ratings.last_played"
     " THEN excluded.last_played ELSE ratings.last_played END"
@@ -71,11 +71,27 @@ UPSERT_STATS = (
 )
 UPSERT_PERIODS = (
     "INSERT INTO player_periods (guild_id, game, period, period_start, user_id, games, wins,"
-    " ordinal) VALUES (?, ?, ?, ?, ?, 1, ?, ?)"
+    " ordinal) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
     " ON CONFLICT (guild_id, game, period, period_start, user_id) DO UPDATE SET"
-    " games = player_periods.games + 1, wins = player_periods.wins + excluded.wins,"
+    " games = player_periods.games + excluded.games, wins = player_periods.wins + excluded.wins,"
     " ordinal = excluded.ordinal"
 )
+
+
+# How a match (best of 3/5, a rubber) counts on the board: once ("match", the default) or once
+# per game played in it ("game"). A server admin chooses (server_settings, /board count).
+COUNT_MATCHES = "count_matches"
+COUNT_PER_MATCH = "match"
+COUNT_PER_GAME = "game"
+SELECT_COUNT_MATCHES = "SELECT value FROM server_settings WHERE guild_id = ? AND name = ?"
+
+
+def counted_games(result: GameResult, setting: str | None) -> list[int]:
+    """The winning team of each result the board counts: the match alone, or each of its games
+    when the server counts per game."""
+    if setting == COUNT_PER_GAME and len(result.game_winners) > 1:
+        return list(result.game_winners)
+    return [result.winner_team]
 
 
 def game_row(result: GameResult) -> tuple[Any, ...]:
@@ -125,10 +141,15 @@ Rows = list[tuple[Any, ...]]
 
 
 def rows_after(
-    result: GameResult, game_id: int, before: dict[int, Skill]
+    result: GameResult, game_id: int, before: dict[int, Skill], setting: str | None = None
 ) -> list[tuple[str, Rows]]:
-    """(statement, rows) to write once the game row exists: players, ratings, stats, periods."""
-    after = rate_game(result.players, result.winner_team, before)
+    """(statement, rows) to write once the game row exists: players, ratings, stats, periods.
+    `setting`: the server's count_matches (None: the default, a match counts once)."""
+    winners = counted_games(result, setting)
+    after = dict(before)
+    for winner in winners:  # per game: rated game by game, in the order they were played
+        after.update(rate_game(result.players, winner, after))
+    after = {user_id: skill for user_id, skill in after.items() if skill is not before.get(user_id)}
     counted = rated_user_ids(result.players)
     player_rows: Rows = []
     for p in result.players:
@@ -159,7 +180,7 @@ def rows_after(
     period_rows: Rows = []
     for p in humans:
         assert p.user_id is not None
-        won = int(p.team == result.winner_team)
+        won = sum(1 for winner in winners if winner == p.team)
         skill = after.get(p.user_id, before.get(p.user_id, NEW_PLAYER))
         rating_rows.append(
             (
@@ -170,6 +191,7 @@ def rows_after(
                 skill.mu,
                 skill.sigma,
                 skill.ordinal,
+                len(winners),
                 won,
                 result.ended_at,
             )
@@ -185,6 +207,7 @@ def rows_after(
                 period,
                 period_start(period, result.ended_at),
                 p.user_id,
+                len(winners),
                 won,
                 skill.ordinal,
             )
@@ -211,7 +234,9 @@ def record_game_sync(conn: sqlite3.Connection, result: GameResult) -> int | None
     query = skills_query(result)
     if query is not None:
         before = {r[0]: Skill(r[1], r[2]) for r in conn.execute(*query)}
-    for statement, rows in rows_after(result, game_id, before):
+    found = conn.execute(SELECT_COUNT_MATCHES, (result.guild_id, COUNT_MATCHES)).fetchone()
+    setting = None if found is None else str(found[0])
+    for statement, rows in rows_after(result, game_id, before, setting):
         if rows:
             conn.executemany(statement, rows)
     return game_id

@@ -175,4 +175,5 @@ def build_result(
         winner_team=int(game.winner),
         margin=rubber_margin(game.events) if record.game == "euchre" else None,
         players=players,
+        game_winners=tuple(int(e.data["team"]) for e in game.events if e.kind == "game_won"),
     )

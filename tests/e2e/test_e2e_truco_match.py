@@ -7,11 +7,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+
 from bot.client import CardTableBot
 from bot.storage import ResultsRepository
 from bot.texts import t
 from bot.ui import render
 from emulator import Emulator
+from emulator.errors import EmulatorUsageError
 from tests.support.play_driver import GameStates, TableDriver, scale_rate_limits
 from tests.support.truco_match import STEERED_TARGET, steered_action
 from tests.support.world import World
@@ -23,6 +26,15 @@ async def test_truco_best_of_three_won_two_to_one(
     emulator: Emulator, world: World, running_bot: CardTableBot
 ) -> None:
     scale_rate_limits(emulator, running_bot, per=1.0)
+    # The server's admin (here its owner) counts each game of a match on the board (the
+    # default is once); others may not.
+    guild = world.table.guild
+    assert guild is not None
+    with pytest.raises(EmulatorUsageError):
+        await world.bob.slash(world.table, "board-count", count="game")
+    guild.owner_id = world.alice.id
+    answer = await world.alice.slash(world.table, "board-count", count="game")
+    assert answer.ephemeral and answer.content == t("board.count.done.game", None)
     driver = TableDriver(world.emu, running_bot, world.table, world.players)
     lobby = await driver.open(world.alice, "truco new", target=STEERED_TARGET, match=3)
     assert t("options.best_of", None, games=3) in lobby.text
@@ -60,8 +72,8 @@ async def test_truco_best_of_three_won_two_to_one(
         t("event.truco.match_won", None, team=t("table.team", None, number=1), won=2, lost=1)
         in final
     )
-    # Recorded once: the match is the result (winner, the last game's score) and each
-    # player keeps the games his pair won in it.
+    # Recorded once: the match is the result (winner, the last game's score), each player
+    # keeps the games his pair won in it, and the board counts its three games.
     await driver.check_result_recorded()
     assert running_bot.db is not None
     results = ResultsRepository(running_bot.db)
@@ -71,6 +83,6 @@ async def test_truco_best_of_three_won_two_to_one(
     for person in world.players:
         seat = next(s for s in range(4) if table.player_at(s).user_id == person.id)
         record = (await results.player_stats(table.guild_id, person.id)).records["truco"]
-        assert record.games == 1 and record.wins == int(seat % 2 == 0)
+        assert record.games == 3 and record.wins == game.games_won[seat % 2]
         assert record.stats["match_games_won"] == game.games_won[seat % 2]
     driver.assert_no_failures()

@@ -62,7 +62,7 @@ def test_both_back_ends_have_the_same_migration_numbers() -> None:
     sqlite = [(m.version, m.name) for m in load_migrations(MIGRATIONS_DIR)]
     postgres = [(m.version, m.name) for m in load_migrations(PG_MIGRATIONS_DIR)]
     assert sqlite == postgres
-    assert sqlite[-1] == (4, "one_open_table_per_channel")
+    assert sqlite[-1] == (5, "server_settings")
 
 
 def test_placeholders_become_numbered() -> None:
@@ -186,23 +186,24 @@ async def test_postgres_migrations_apply_once_from_two_processes_at_once(
     pg_server: object,
 ) -> None:
     """Two bot processes starting together on a new database: each migration applied once
-    (advisory lock), both see version 4, the tables are SQLite's tables."""
+    (advisory lock), both see the latest version, the tables are SQLite's tables."""
     dsn = await new_empty_pg_database(pg_server)
     first, second = await asyncio.gather(
         PgDatabase.open(dsn, max_size=2), PgDatabase.open(dsn, max_size=2)
     )
     try:
-        assert await first.schema_version() == await second.schema_version() == 4
+        latest = load_migrations()[-1].version
+        assert await first.schema_version() == await second.schema_version() == latest
         async with first.reader() as reader:
             versions = await reader.all("SELECT version FROM schema_version ORDER BY version")
             names = await reader.all(
                 "SELECT table_name FROM information_schema.tables"
                 " WHERE table_schema = 'public' ORDER BY table_name"
             )
-        assert [r[0] for r in versions] == [1, 2, 3, 4]
+        assert [r[0] for r in versions] == [1, 2, 3, 4, 5]
         assert {r[0] for r in names} == {
             "schema_version", "tables", "table_seats", "table_actions", "games",
-            "game_players", "player_stats", "ratings", "player_periods",
+            "game_players", "player_stats", "ratings", "player_periods", "server_settings",
         }  # fmt: skip
         assert await first.migrate() == []
     finally:

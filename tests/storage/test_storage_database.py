@@ -32,6 +32,7 @@ EXPECTED_TABLES = {
     "player_stats",
     "ratings",
     "player_periods",
+    "server_settings",
 }
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -55,6 +56,7 @@ async def test_migrations_build_the_schema_from_an_empty_file(tmp_path: Path) ->
             (2, "table_settings_and_bot_levels"),
             (3, "turn_timers_pings_ready"),
             (4, "one_open_table_per_channel"),
+            (5, "server_settings"),
         ]
         assert await db.migrate() == []  # nothing left to apply
     finally:
