@@ -23,6 +23,8 @@ from bot.tables.records import GameResult
 
 log = logging.getLogger(__name__)
 
+Rows = list[tuple[Any, ...]]
+
 
 def encode_actions(actions: list[tuple[int, str]]) -> str:
     return json.dumps([[seat, action] for seat, action in actions], separators=(",", ":"))
@@ -94,6 +96,59 @@ def counted_games(result: GameResult, setting: str | None) -> list[int]:
     return [result.winner_team]
 
 
+# Seasons (migration 006): the open season of the game's server and kind whose window holds the
+# game's end, rated from a fresh prior (a player new to the season starts as a new player).
+SELECT_SEASON = (
+    "SELECT id FROM seasons WHERE guild_id = ? AND game = ? AND status = 'open'"
+    " AND started_at <= ? AND (ends_at IS NULL OR ends_at > ?)"
+)
+UPSERT_SEASON = (
+    "INSERT INTO season_ratings (season_id, user_id, name, mu, sigma, ordinal, games, wins)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+    " ON CONFLICT (season_id, user_id) DO UPDATE SET"
+    " name = excluded.name, mu = excluded.mu, sigma = excluded.sigma,"
+    " ordinal = excluded.ordinal, games = season_ratings.games + excluded.games,"
+    " wins = season_ratings.wins + excluded.wins"
+)
+
+
+def season_query(result: GameResult) -> tuple[str, tuple[Any, ...]]:
+    return SELECT_SEASON, (result.guild_id, result.game, result.ended_at, result.ended_at)
+
+
+def season_skills_query(result: GameResult, season_id: int) -> tuple[str, tuple[Any, ...]] | None:
+    """The season skills of the game's rated players (None: nobody is rated)."""
+    ids = sorted(rated_user_ids(result.players))
+    if not ids:
+        return None
+    marks = ", ".join("?" for _ in ids)
+    return (
+        "SELECT user_id, mu, sigma FROM season_ratings WHERE season_id = ?"
+        f" AND user_id IN ({marks})",
+        (season_id, *ids),
+    )
+
+
+def season_rows(
+    result: GameResult, season_id: int, before: dict[int, Skill], setting: str | None
+) -> Rows:
+    """The UPSERT_SEASON rows: the season's own ratings, counted as the board counts."""
+    winners = counted_games(result, setting)
+    after = dict(before)
+    for winner in winners:
+        after.update(rate_game(result.players, winner, after))
+    rows: Rows = []
+    for p in result.players:
+        if p.user_id is None or p.user_id not in rated_user_ids(result.players):
+            continue
+        skill = after.get(p.user_id, NEW_PLAYER)
+        won = sum(1 for winner in winners if winner == p.team)
+        rows.append(
+            (season_id, p.user_id, p.name, skill.mu, skill.sigma, skill.ordinal, len(winners), won)
+        )
+    return rows
+
+
 def game_row(result: GameResult) -> tuple[Any, ...]:
     """The parameters of INSERT_GAME (and checks the result first)."""
     _check(result)
@@ -135,9 +190,6 @@ def already_recorded(result: GameResult) -> None:
         result.table_id,
         result.started_at,
     )
-
-
-Rows = list[tuple[Any, ...]]
 
 
 def rows_after(
@@ -239,6 +291,15 @@ def record_game_sync(conn: sqlite3.Connection, result: GameResult) -> int | None
     for statement, rows in rows_after(result, game_id, before, setting):
         if rows:
             conn.executemany(statement, rows)
+    season = conn.execute(*season_query(result)).fetchone()
+    if season is not None:
+        season_before: dict[int, Skill] = {}
+        query = season_skills_query(result, int(season[0]))
+        if query is not None:
+            season_before = {r[0]: Skill(r[1], r[2]) for r in conn.execute(*query)}
+        rows = season_rows(result, int(season[0]), season_before, setting)
+        if rows:
+            conn.executemany(UPSERT_SEASON, rows)
     return game_id
 
 

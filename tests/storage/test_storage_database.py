@@ -33,6 +33,8 @@ EXPECTED_TABLES = {
     "ratings",
     "player_periods",
     "server_settings",
+    "seasons",
+    "season_ratings",
 }
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -57,6 +59,7 @@ async def test_migrations_build_the_schema_from_an_empty_file(tmp_path: Path) ->
             (3, "turn_timers_pings_ready"),
             (4, "one_open_table_per_channel"),
             (5, "server_settings"),
+            (6, "seasons"),
         ]
         assert await db.migrate() == []  # nothing left to apply
     finally:
