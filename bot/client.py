@@ -16,10 +16,13 @@ from bot.pictures import render_pool
 from bot.settings import Settings
 from bot.storage import Database, ResultsRepository
 from bot.storage.backend import open_storage
+from bot.storage.seasons import SeasonRepository
+from bot.tables.seasons import SeasonKeeper
 from bot.tables.service import TableService
 from bot.texts import t
 from bot.ui.answer import say
 from bot.ui.buttons import DYNAMIC_ITEMS
+from bot.ui.seasons import post_season_end
 from bot.ui.table_ui import TableUI
 from bot.ui.translator import CatalogTranslator
 
@@ -38,6 +41,7 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.truco",
     "cogs.table",
     "cogs.leaderboard",
+    "cogs.season",
 )
 
 
@@ -83,6 +87,8 @@ class CardTableBot(commands.Bot):
         self.db: Database | PgDatabase | None = None  # PgDatabase with DATABASE_URL=postgresql
         # The collaborators setup_hook builds; read through the typed properties below.
         self._results: ResultsRepository | None = None
+        self._seasons: SeasonRepository | None = None
+        self._season_keeper: SeasonKeeper | None = None
         self._table_service: TableService | None = None
         self._table_ui: TableUI | None = None
         self.tree.error(self.on_app_command_error)
@@ -95,6 +101,14 @@ class CardTableBot(commands.Bot):
     @property
     def results(self) -> ResultsRepository:
         return _built(self._results, "results")
+
+    @property
+    def seasons(self) -> SeasonRepository:
+        return _built(self._seasons, "seasons")
+
+    @property
+    def season_keeper(self) -> SeasonKeeper:
+        return _built(self._season_keeper, "season_keeper")
 
     @property
     def table_service(self) -> TableService:
@@ -135,10 +149,20 @@ class CardTableBot(commands.Bot):
         # Tables in play (and lobbies) come back; their messages show the state again and the
         # bot seats resume.
         await service.restore()
+        # Seasons that ended while the bot was stopped are closed and posted now, once (the
+        # close is claimed in the database); then a season that ends is closed within a poll.
+        self._seasons = SeasonRepository(storage.db)
+        self._season_keeper = keeper = SeasonKeeper(
+            self._seasons, lambda s, e: post_season_end(self, s, e), self.clock
+        )
+        if shards is None or any(shard == 0 for shard, _ in shards):  # one process posts
+            keeper.start()
         calm_garbage_collector()
         log.info("ready to start: %d extensions loaded", len(self.extension_names))
 
     async def close(self) -> None:
+        if self._season_keeper is not None:
+            await self._season_keeper.close()
         if self._table_service is not None:
             await self._table_service.close()
         if self._table_ui is not None:

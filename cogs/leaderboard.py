@@ -39,7 +39,9 @@ class Leaderboard(commands.Cog):
 
     @app_commands.command(name="leaderboard", description=command_text("board.cmd"))
     @app_commands.describe(
-        game=command_text("board.cmd.game"), period=command_text("board.cmd.period")
+        game=command_text("board.cmd.game"),
+        period=command_text("board.cmd.period"),
+        season=command_text("board.cmd.season"),
     )
     @app_commands.choices(game=GAMES, period=PERIODS)
     async def leaderboard(
@@ -47,8 +49,10 @@ class Leaderboard(commands.Cog):
         interaction: discord.Interaction,
         game: Choice[str],
         period: Choice[str] | None = None,
+        season: app_commands.Range[int, 1, 10000] | None = None,
     ) -> None:
-        await ui.show_leaderboard(interaction, game.value, period.value if period else "all")
+        # No period and no season: the current season's board if one runs, else all time.
+        await ui.show_leaderboard(interaction, game.value, period.value if period else None, season)
 
     @app_commands.command(name="stats", description=command_text("stats.cmd"))
     @app_commands.describe(user=command_text("stats.cmd.user"), game=command_text("stats.cmd.game"))
