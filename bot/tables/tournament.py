@@ -214,6 +214,18 @@ class Tournament:
             return []
         return [t for t in range(self.table_count) if (self.round, t) not in self.opened]
 
+    def round_points(self) -> list[list[int | None]]:
+        """Per place, the points scored in each round reported so far (None: sat out)."""
+        played = sorted({r for r, _ in self.results})
+        out: list[list[int | None]] = [[None] * len(played) for _ in self.places]
+        for (round_number, table), (ns, ew) in self.results.items():
+            column = played.index(round_number)
+            tables = self.schedule[round_number].tables[table]
+            for pair, mine in ((tables.north_south, ns), (tables.east_west, ew)):
+                for player in pair:
+                    out[player][column] = mine
+        return out
+
     def standings(self) -> list[Standing]:
         """Every place, best first, by the stated tie-break (TIE_BREAK: it always decides)."""
         points = [0] * len(self.places)
