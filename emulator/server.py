@@ -16,6 +16,7 @@ from emulator import (
     rest_core,
     rest_emojis,
     rest_interactions,
+    rest_threads,
 )
 from emulator.clock import Clock
 from emulator.commands import LOCALES, CommandRegistry
@@ -101,7 +102,9 @@ class Emulator:
         app[EMU_KEY] = self
         app.router.add_get("/gateway", self.gateway.handle)
         app.router.add_get("/gateway/", self.gateway.handle)
-        for module in (rest_core, rest_commands, rest_channels, rest_interactions, rest_emojis):
+        for module in (
+            rest_core, rest_commands, rest_channels, rest_interactions, rest_emojis, rest_threads
+        ):  # fmt: skip
             module.add_routes(app, API_PREFIX)
         app.router.add_route("*", "/{tail:.*}", unhandled)  # last: everything else
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
