@@ -35,6 +35,8 @@ EXPECTED_TABLES = {
     "server_settings",
     "seasons",
     "season_ratings",
+    "tournaments",
+    "tournament_actions",
 }
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -60,6 +62,7 @@ async def test_migrations_build_the_schema_from_an_empty_file(tmp_path: Path) ->
             (4, "one_open_table_per_channel"),
             (5, "server_settings"),
             (6, "seasons"),
+            (7, "tournaments"),
         ]
         assert await db.migrate() == []  # nothing left to apply
     finally:
