@@ -21,6 +21,7 @@ from bot.tables.seasons import SeasonKeeper
 from bot.tables.service import TableService
 from bot.texts import t
 from bot.ui.answer import say
+from bot.ui.budget import GlobalBudget
 from bot.ui.buttons import DYNAMIC_ITEMS
 from bot.ui.seasons import post_season_end
 from bot.ui.table_ui import TableUI
@@ -41,7 +42,17 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.truco",
     "cogs.table",
     "cogs.leaderboard",
+    "cogs.replay",
     "cogs.season",
+)
+
+
+# A payload that matches no command of ours, or a choice we no longer offer: the user's client
+# has an out-of-date command list (answered as such, logged as a warning).
+OUT_OF_DATE = (
+    app_commands.CommandNotFound,
+    app_commands.CommandSignatureMismatch,
+    app_commands.TransformerError,
 )
 
 
@@ -129,7 +140,9 @@ class CardTableBot(commands.Bot):
             clock=self.clock,
             shards=self.settings.shards,  # restore and own only the tables of our guilds
         )
-        self._table_ui = table_ui = TableUI(self, service, clock=self.clock)
+        # This process's share of the token's global budget (split evenly between shards).
+        budget = GlobalBudget.for_shards(self.settings.shards)
+        self._table_ui = table_ui = TableUI(self, service, clock=self.clock, budget=budget)
         render_pool.warm_up()  # the pictures' worker starts with the bot, not at the first table
         # One process uploads the card emojis (the one of shard 0); the others wait for them.
         shards = self.settings.shards
@@ -204,6 +217,16 @@ class CardTableBot(commands.Bot):
             text = t("error.cooldown", locale, seconds=error.retry_after)
         elif isinstance(error, app_commands.CheckFailure):
             text = t("error.check_failed", locale)
+        elif isinstance(error, OUT_OF_DATE):
+            # The user's Discord client holds an older (or newer) list of our commands: a
+            # command, subcommand or choice that is not ours any more. Nothing to fix here.
+            log.warning(
+                "slash command out of date in guild %s channel %s: %s",
+                interaction.guild_id,
+                interaction.channel_id,
+                error,
+            )
+            text = t("error.command_out_of_date", locale)
         else:
             original = getattr(error, "original", error)
             log.error(

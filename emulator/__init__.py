@@ -25,7 +25,7 @@ Quick start::
         emu.assert_clean()     # no broken rule, unhandled request, bot error or emulator error
 
 Emulator(*, response_deadline=3.0, token_lifetime=900.0, rate_limits=False,
-         message_rate=(5, 5.0), bot_name="CardTable", owner_name="owner",
+         discord_limits=True, message_rate=(5, 5.0), bot_name="CardTable", owner_name="owner",
          privileged_intents=0, backlog=1024, shard_count=1, max_guilds_per_shard=2500)
     start() / stop() / `async with`; url, api_base, gateway_url, port, token, application_id
     bot (the bot's Account; its user id is the application id), owner (a SimulatedUser, the
@@ -35,8 +35,11 @@ Emulator(*, response_deadline=3.0, token_lifetime=900.0, rate_limits=False,
     SimulatedUser; user(name); guilds, channels, users, messages (dicts by id)
     clock: Clock -- clock.advance(seconds) jumps forward (token expiry, rate-limit windows,
     command quotas); clock.now() monotonic, clock.time() wall time
-    set_rate_limits(enabled=True, *, limit=None, per=None); response_deadline and
-    token_lifetime may be changed on the instance
+    set_rate_limits(enabled=True, *, limit=None, per=None): per-channel message buckets (off by
+    default); set_discord_limits(enabled=True, *, global_limit=50, invalid_limit=10_000): the
+    global limit (interaction endpoints exempt), route buckets with counting headers and the
+    invalid-request ban, ON by default (emulator/ratelimits.py cites Discord's values);
+    response_deadline and token_lifetime may be changed on the instance
     set_old_message_edits(enabled=True, *, limit=3, per=3600, age=3600): the 30046 rule (below);
     old_message_edit_refusals -> [OldMessageRefusal: channel_id, message_id, at]
     commands.registered(guild_id | None) -> the synced command payloads (None: global)

@@ -300,12 +300,15 @@ class CommandRegistry:
         stored["version"] = str(self._snowflakes.next())
         if guild_id is not None:
             stored["guild_id"] = str(guild_id)
+        stored.setdefault("default_member_permissions", None)
         if stored.get("default_member_permissions") is not None:
             stored["default_member_permissions"] = str(stored["default_member_permissions"])
         stored.setdefault("dm_permission", True)
         stored.setdefault("nsfw", False)
         stored.setdefault("contexts", None)
-        stored.setdefault("integration_types", [0])
+        # discord.py sends null for "not set"; Discord answers the default, guild install.
+        if stored.get("integration_types") is None:
+            stored["integration_types"] = [0]
         return stored
 
     def overwrite(self, guild_id: int | None, commands: Any) -> list[dict[str, Any]]:

@@ -22,14 +22,17 @@ import logging
 import secrets
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from aiohttp import WSMsgType, web
 
 from emulator import payloads
 
 if TYPE_CHECKING:
-    from emulator.server import Emulator
+    from collections.abc import Mapping
+
+    from emulator.notifier import Notifier
+    from emulator.state import Account, Guild
 
 log = logging.getLogger(__name__)
 
@@ -78,13 +81,36 @@ class Session:
         return shard_of(guild_id, self.shard_count) == self.shard_id
 
 
+class GatewayWorld(Protocol):
+    """What the gateway needs of the emulator: the application's identity and its guilds."""
+
+    @property
+    def token(self) -> str: ...
+    @property
+    def application_id(self) -> int: ...
+    @property
+    def application_flags(self) -> int: ...
+    @property
+    def privileged_intents(self) -> int: ...
+    @property
+    def max_guilds_per_shard(self) -> int: ...
+    @property
+    def gateway_url(self) -> str: ...
+    @property
+    def bot(self) -> Account: ...
+    @property
+    def guilds(self) -> Mapping[int, Guild]: ...
+    @property
+    def notifier(self) -> Notifier: ...
+
+
 def shard_of(guild_id: int, shard_count: int) -> int:
     """The shard of a guild, as Discord computes it."""
     return (guild_id >> 22) % shard_count
 
 
 class Gateway:
-    def __init__(self, emu: Emulator) -> None:
+    def __init__(self, emu: GatewayWorld) -> None:
         self._emu = emu
         self.sessions: list[Session] = []
         self.frames: list[Frame] = []

@@ -13,7 +13,7 @@ import json
 import time
 import traceback
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from aiohttp import BodyPartReader, web
 
@@ -23,10 +23,11 @@ from emulator.messages import Upload
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
 
-    from emulator.server import Emulator
+    from emulator.clock import Clock
+    from emulator.notifier import Notifier
+    from emulator.ratelimits import RateLimiter
 
 API_PREFIX = "/api/v10"
-EMU_KEY: web.AppKey[Emulator] = web.AppKey("emulator")
 ARRIVED: web.RequestKey[float] = web.RequestKey("arrived", float)  # time.perf_counter()
 JSON_BODY: web.RequestKey[Any] = web.RequestKey("json_body", object)
 UPLOADS: web.RequestKey[list[Upload]] = web.RequestKey("uploads", list)
@@ -61,11 +62,45 @@ class HttpRecord:
         return f"{self.method} {self.path} -> {self.status}"
 
 
+class HttpWorld(Protocol):
+    """What the REST plumbing needs of the emulator: the bot token, the rate limiter, and the
+    records a test asserts on."""
+
+    token: str
+    invalid_request_count: int
+
+    @property
+    def clock(self) -> Clock: ...
+    @property
+    def notifier(self) -> Notifier: ...
+    @property
+    def ratelimits(self) -> RateLimiter: ...
+    @property
+    def requests(self) -> list[HttpRecord]: ...
+    @property
+    def unhandled(self) -> list[HttpRecord]: ...
+    @property
+    def rate_limit_hits(self) -> list[HttpRecord]: ...
+    @property
+    def internal_errors(self) -> list[str]: ...
+
+    def record_violation(self, violation: Violation) -> None: ...
+
+
+EMU_KEY: web.AppKey[HttpWorld] = web.AppKey("emulator")
+
+
 class RateLimitedError(Exception):
-    def __init__(self, headers: dict[str, str], retry_after: float) -> None:
+    def __init__(
+        self, headers: dict[str, str], retry_after: float, *, is_global: bool = False
+    ) -> None:
         super().__init__("rate limited")
         self.headers = headers
         self.retry_after = retry_after
+        self.is_global = is_global
+
+
+BANNED_BODY = b"error code: 1015"  # what Cloudflare answers a banned IP (text, no Via)
 
 
 def json_response(
@@ -81,7 +116,7 @@ def no_content() -> web.Response:
     return web.Response(status=204)
 
 
-def emulator_of(request: web.Request) -> Emulator:
+def emulator_of(request: web.Request) -> HttpWorld:
     return request.app[EMU_KEY]
 
 
@@ -143,7 +178,16 @@ async def middleware(
     emu.requests.append(record)
     template = route_template(request)
     extra_headers: dict[str, str] = {}
+    if emu.ratelimits.banned:
+        return _banned(emu, record)
+    bot_auth = request.headers.get("Authorization", "").startswith("Bot ")
+    admitted = emu.ratelimits.admit(template, dict(request.match_info), bot_auth=bot_auth)
+    request[RATELIMIT] = admitted.headers
     try:
+        if admitted.limited:
+            raise RateLimitedError(
+                admitted.headers, admitted.retry_after, is_global=admitted.is_global
+            )
         await _read_body(request)
         record.body = request.get(JSON_BODY)
         record.uploads = len(request.get(UPLOADS, []))
@@ -168,7 +212,8 @@ async def middleware(
         body = {
             "message": "You are being rate limited.",
             "retry_after": limited.retry_after,
-            "global": False,
+            "global": limited.is_global,
+            "code": 0,
         }
         response = json_response(body, 429)
         emu.rate_limit_hits.append(record)
@@ -187,7 +232,7 @@ async def middleware(
     except Exception as error:  # the emulator's own bug: never a 5xx, always a failing test
         emu.internal_errors.append(f"{request.method} {request.path}: {traceback.format_exc()}")
         response = json_response({"message": f"emulator error: {error!r}", "code": 0}, 400)
-    headers = request.get(RATELIMIT) or emu.ratelimits.open(template).headers
+    headers = request.get(RATELIMIT) or admitted.headers
     for key, value in {**headers, **extra_headers}.items():
         response.headers[key] = value
     record.status = response.status
@@ -196,7 +241,31 @@ async def middleware(
     record.ended = time.perf_counter()
     if response.status in (401, 403, 429):
         emu.invalid_request_count += 1
+    if emu.ratelimits.answered(response.status, response.headers.get("X-RateLimit-Scope", "")):
+        emu.record_violation(
+            Violation(
+                0,
+                429,
+                "IP temporarily banned",
+                f"{emu.ratelimits.invalid_limit} invalid requests (401/403/429) in 10 minutes",
+                request.method,
+                request.path,
+                None,
+                emu.clock.now(),
+            )
+        )
     emu.notifier.changed()  # waiters may watch the records
+    return response
+
+
+def _banned(emu: HttpWorld, record: HttpRecord) -> web.Response:
+    """A banned IP reaches no route: Cloudflare answers 429 in plain text, without `Via`."""
+    response = web.Response(status=429, body=BANNED_BODY, headers={"Content-Type": "text/plain"})
+    record.status = 429
+    record.raw_response = BANNED_BODY
+    record.ended = time.perf_counter()
+    emu.rate_limit_hits.append(record)
+    emu.notifier.changed()
     return response
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from emulator import limits, payloads
 from emulator.errors import (
@@ -31,20 +31,24 @@ from emulator.errors import (
 )
 from emulator.ids import new_token
 from emulator.limits import EPHEMERAL, INTERACTION_MESSAGE_FLAGS, LOADING
-from emulator.messages import Upload
+from emulator.messages import Messages, Upload
 from emulator.state import (
     APPLICATION_COMMAND,
     MESSAGE_COMPONENT,
     MODAL_SUBMIT,
+    Account,
     Channel,
     Interaction,
     Message,
     Modal,
+    Person,
 )
 
 if TYPE_CHECKING:
-    from emulator.server import Emulator
-    from emulator.users import SimulatedUser
+    from emulator.clock import Clock
+    from emulator.gateway import Gateway
+    from emulator.ids import Snowflakes
+    from emulator.notifier import Notifier
 
 CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE = 4, 5, 6, 7
 AUTOCOMPLETE_RESULT, MODAL = 8, 9
@@ -63,8 +67,34 @@ FAILED = "This interaction failed"
 DID_NOT_RESPOND = "The application did not respond"
 
 
+class InteractionWorld(Protocol):
+    """What the interaction service needs of the emulator: its clock and deadlines, the gateway
+    that delivers an interaction, the message service that shows its answers."""
+
+    @property
+    def bot(self) -> Account: ...
+    @property
+    def application_id(self) -> int: ...
+    @property
+    def response_deadline(self) -> float: ...
+    @property
+    def token_lifetime(self) -> float: ...
+    @property
+    def clock(self) -> Clock: ...
+    @property
+    def snowflakes(self) -> Snowflakes: ...
+    @property
+    def notifier(self) -> Notifier: ...
+    @property
+    def gateway(self) -> Gateway: ...
+    @property
+    def message_service(self) -> Messages: ...
+
+    def record_violation(self, violation: Violation) -> None: ...
+
+
 class Interactions:
-    def __init__(self, emu: Emulator) -> None:
+    def __init__(self, emu: InteractionWorld) -> None:
         self._emu = emu
         self.all: list[Interaction] = []
         self.by_id: dict[int, Interaction] = {}
@@ -77,7 +107,7 @@ class Interactions:
         self,
         *,
         kind: int,
-        user: SimulatedUser,
+        user: Person,
         channel: Channel,
         data: dict[str, Any],
         source_message: Message | None = None,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections import deque
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from emulator import limits, payloads
 from emulator.clock import Clock
@@ -23,13 +23,22 @@ from emulator.errors import (
 )
 from emulator.gateway import DIRECT_MESSAGES, GUILD_MESSAGES
 from emulator.json_copy import copy_json
-from emulator.limits import EPHEMERAL, IS_COMPONENTS_V2, LOADING, SUPPRESS_EMBEDS
+from emulator.limits import (
+    EPHEMERAL,
+    IS_COMPONENTS_V2,
+    LOADING,
+    SELECT_TYPES,
+    SUPPRESS_EMBEDS,
+)
 from emulator.payloads import ATTACHMENT_SIZE_LIMIT
-from emulator.state import Account, Channel, Interaction, Message, iter_components
+from emulator.state import Account, Channel, Interaction, Message, Person, iter_components
 
 if TYPE_CHECKING:
-    from emulator.server import Emulator
-    from emulator.users import SimulatedUser
+    from collections.abc import Container, Mapping
+
+    from emulator.gateway import Gateway
+    from emulator.ids import Snowflakes
+    from emulator.notifier import Notifier
 
 MESSAGE_CONTENT_INTENT = 1 << 15
 USER_MENTION = re.compile(r"<@!?(\d{1,20})>")
@@ -44,6 +53,41 @@ def notifies_everyone(content: str, allowed_mentions: dict[str, Any] | None) -> 
     if not EVERYONE_MENTION.search(content):
         return False
     return allowed_mentions is None or "everyone" in (allowed_mentions.get("parse") or ())
+
+
+MAX_FILES = 10  # files (attachments) per message
+REQUEST_SIZE_LIMIT = 25 * 1024 * 1024  # the whole multipart request
+MENTION_KINDS = ("roles", "users", "everyone")
+MAX_MENTION_IDS = 100
+
+
+def check_allowed_mentions(rule: Any, errors: FormErrors) -> None:
+    """Discord's allowed_mentions rules: `parse` names only roles, users and everyone; a kind is
+    either parsed or listed by id, never both; at most 100 ids of each."""
+    if not isinstance(rule, dict):
+        return
+    parse = rule.get("parse") or []
+    for index, kind in enumerate(parse):
+        if kind not in MENTION_KINDS:
+            errors.add(
+                ("allowed_mentions", "parse", index),
+                "BASE_TYPE_CHOICES",
+                f"Value must be one of {MENTION_KINDS}.",
+            )
+    for kind in ("users", "roles"):
+        listed = rule.get(kind) or []
+        if listed and kind in parse:
+            errors.add(
+                ("allowed_mentions",),
+                "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
+                f'parse:["{kind}"] and {kind}: [ids...] are mutually exclusive.',
+            )
+        if len(listed) > MAX_MENTION_IDS:
+            errors.add(
+                ("allowed_mentions", kind),
+                "BASE_TYPE_MAX_LENGTH",
+                f"Must be {MAX_MENTION_IDS} or fewer in length.",
+            )
 
 
 def record_allowed_mentions(message: Message, body: dict[str, Any]) -> None:
@@ -137,8 +181,48 @@ class OldMessageEdits:
         window.append(now)
 
 
+def stored_components(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Components as Discord keeps and echoes them: a custom emoji's id is a string, though
+    discord.py sends it as a JSON integer, and a select menu has its min_values and max_values
+    (1 and 1 when not given)."""
+    stored = copy_json(components)
+    for _, component in iter_components(stored):
+        emoji = component.get("emoji")
+        if isinstance(emoji, dict) and isinstance(emoji.get("id"), int):
+            emoji["id"] = str(emoji["id"])
+        if component.get("type") in SELECT_TYPES:
+            component.setdefault("min_values", 1)
+            component.setdefault("max_values", 1)
+    return stored
+
+
+class MessageWorld(Protocol):
+    """What the message service needs of the emulator: where messages are kept, who is told."""
+
+    @property
+    def bot(self) -> Account: ...
+    @property
+    def url(self) -> str: ...
+    @property
+    def clock(self) -> Clock: ...
+    @property
+    def snowflakes(self) -> Snowflakes: ...
+    @property
+    def notifier(self) -> Notifier: ...
+    @property
+    def gateway(self) -> Gateway: ...
+    @property
+    def messages(self) -> dict[int, Message]: ...
+    @property
+    def users(self) -> Container[int]: ...
+    @property
+    def notifications(self) -> list[tuple[int, int]]: ...
+    @property
+    def application_emojis(self) -> Mapping[int, dict[str, Any]]: ...
+
+
 class Messages:
-    def __init__(self, emu: Emulator) -> None:
+    def __init__(self, emu: MessageWorld) -> None:
         self._emu = emu
         self.files: dict[int, Upload] = {}  # attachment id -> bytes, served at /attachments/
 
@@ -155,6 +239,14 @@ class Messages:
         for upload in uploads:
             if len(upload.data) > ATTACHMENT_SIZE_LIMIT:
                 raise ApiError(413, REQUEST_TOO_LARGE, "Request entity too large")
+        if sum(len(u.data) for u in uploads) > REQUEST_SIZE_LIMIT:
+            raise ApiError(413, REQUEST_TOO_LARGE, "Request entity too large")
+        if len(uploads) > MAX_FILES:
+            errors = FormErrors()
+            errors.add(
+                ("files",), "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_FILES} or fewer in length."
+            )
+            raise invalid_form(errors)
         described = body.get("attachments")
         by_index = {
             int(u.field.removeprefix("files[").removesuffix("]")): u
@@ -190,8 +282,9 @@ class Messages:
             "url": url,
             "proxy_url": url,
             "content_type": upload.content_type,
-            "description": entry.get("description"),
         }
+        if entry.get("description") is not None:  # Discord leaves out a description not given
+            data["description"] = entry["description"]
         if ephemeral:
             data["ephemeral"] = True
         return data
@@ -249,7 +342,7 @@ class Messages:
         body: dict[str, Any],
         uploads: list[Upload] | None = None,
         allowed_flags: int,
-        ephemeral_for: SimulatedUser | None = None,
+        ephemeral_for: Person | None = None,
         interaction: Interaction | None = None,
         webhook_id: int | None = None,
         kind: int = 0,
@@ -257,6 +350,7 @@ class Messages:
     ) -> Message:
         errors = limits.validate_message(body, allowed_flags=allowed_flags)
         self._check_emojis(body.get("components"), errors)
+        check_allowed_mentions(body.get("allowed_mentions"), errors)
         if errors:
             raise invalid_form(errors)
         flags = int(body.get("flags") or 0) if force_flags is None else force_flags
@@ -265,7 +359,7 @@ class Messages:
         fields: dict[str, Any] = {
             "content": body.get("content") or "",
             "embeds": self._normalise_embeds(body.get("embeds") or []),
-            "components": copy_json(body.get("components") or []),
+            "components": stored_components(body.get("components") or []),
             "attachments": attachments,
             "sticker_ids": body.get("sticker_ids"),
             "poll": body.get("poll"),
@@ -324,6 +418,7 @@ class Messages:
             allowed_flags=allowed_flags,
         )
         self._check_emojis(body.get("components"), errors)
+        check_allowed_mentions(body.get("allowed_mentions"), errors)
         new_flags = message.flags
         if body.get("flags") is not None:
             wanted = int(body["flags"])
@@ -345,7 +440,9 @@ class Messages:
                 self._normalise_embeds(body["embeds"] or []) if "embeds" in body else message.embeds
             ),
             "components": (
-                copy_json(body["components"] or []) if "components" in body else message.components
+                stored_components(body["components"] or [])
+                if "components" in body
+                else message.components
             ),
         }
         if new_flags & IS_COMPONENTS_V2 and (merged["content"] or merged["embeds"]):

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sized
+from typing import Any, Protocol
 
 from emulator import permissions as perms
 from emulator.json_copy import copy_json
@@ -16,8 +17,21 @@ from emulator.state import (
     now_iso,
 )
 
-if TYPE_CHECKING:
-    from emulator.server import Emulator
+
+class Application(Protocol):
+    """What the application object shows: the bot, its owner, its flags and its guilds."""
+
+    @property
+    def application_id(self) -> int: ...
+    @property
+    def application_flags(self) -> int: ...
+    @property
+    def bot(self) -> Account: ...
+    @property
+    def owner(self) -> Account: ...
+    @property
+    def guilds(self) -> Sized: ...
+
 
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 GUILD_INSTALL = "0"
@@ -106,6 +120,8 @@ def channel(ch: Channel, *, viewer: Account | None = None) -> dict[str, Any]:
     }
     thread_fields = getattr(ch, "thread_fields", None)  # a thread (emulator/rest_threads.py)
     if thread_fields is not None:
+        for key in ("permission_overwrites", "position", "topic"):  # a thread has none of these
+            data.pop(key, None)
         data.update(thread_fields())
     if viewer is not None:  # interaction payloads carry the invoking member's permissions
         data["permissions"] = str(ch.permissions_for(viewer))
@@ -188,7 +204,7 @@ def guild_create(guild: Guild) -> dict[str, Any]:
         # Active threads (emulator/rest_threads.py), so a bot that reconnects knows them.
         "threads": [
             channel(c)
-            for c in guild._emu.channels.values()
+            for c in getattr(guild._emu, "channels", {}).values()
             if hasattr(c, "thread_fields") and c.guild is guild
         ],
         "presences": [],
@@ -201,7 +217,7 @@ def guild_create(guild: Guild) -> dict[str, Any]:
     }
 
 
-def application(emu: Emulator) -> dict[str, Any]:
+def application(emu: Application) -> dict[str, Any]:
     return {
         "id": str(emu.application_id),
         "name": emu.bot.name,
@@ -228,6 +244,10 @@ def application(emu: Emulator) -> dict[str, Any]:
         "integration_types_config": {"0": {}},
         "approximate_guild_count": len(emu.guilds),
         "approximate_user_install_count": 0,
+        "approximate_user_authorization_count": 0,
+        "explicit_content_filter": 0,  # inherit the guild's setting
+        "flags_new": str(emu.application_flags),
+        "eligible_oauth2_scopes": ["bot", "applications.commands"],
         "bot": user(emu.bot),
         "is_monetized": False,
         "storefront_available": False,
@@ -354,8 +374,9 @@ def callback_response(inter: Interaction, resource: Message | None) -> dict[str,
             "response_message_loading": bool(shown and shown.loading),
             "response_message_ephemeral": bool(shown and shown.ephemeral),
         },
-        "resource": {"type": inter.response_type},
     }
-    if resource is not None:
-        body["resource"]["message"] = message(resource)
+    # Discord describes a resource only for a message sent or updated (types 4 and 7); the
+    # deferred answers (5, 6) and a modal (9) carry none.
+    if resource is not None and inter.response_type in (4, 7):
+        body["resource"] = {"type": inter.response_type, "message": message(resource)}
     return body

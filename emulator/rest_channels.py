@@ -6,6 +6,9 @@ interaction token reaches them), and a channel message can never be made ephemer
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Protocol
+
 from aiohttp import web
 
 from emulator import payloads
@@ -22,7 +25,6 @@ from emulator.http import (
     RATELIMIT,
     RateLimitedError,
     body_of,
-    emulator_of,
     json_response,
     no_content,
     require_bot,
@@ -31,12 +33,38 @@ from emulator.http import (
     uploads_of,
 )
 from emulator.limits import CHANNEL_MESSAGE_FLAGS
-from emulator.state import Channel, Message
+from emulator.messages import Messages, OldMessageEdits
+from emulator.ratelimits import RateLimiter
+from emulator.state import Account, Channel, Message
+
+
+class ChannelWorld(Protocol):
+    """What the channel routes need: channels, messages, their service and limits."""
+
+    @property
+    def bot(self) -> Account: ...
+    @property
+    def channels(self) -> Mapping[int, Channel]: ...
+    @property
+    def messages(self) -> Mapping[int, Message]: ...
+    @property
+    def message_service(self) -> Messages: ...
+    @property
+    def ratelimits(self) -> RateLimiter: ...
+    @property
+    def old_message_edits(self) -> OldMessageEdits: ...
+
+
+WORLD: web.AppKey[ChannelWorld] = web.AppKey("rest_channels")
+
+
+def world(request: web.Request) -> ChannelWorld:
+    return request.app[WORLD]
 
 
 def _channel(request: web.Request, *needed: int) -> Channel:
     require_bot(request)
-    emu = emulator_of(request)
+    emu = world(request)
     channel = emu.channels.get(snowflake(request, "channel_id"))
     if channel is None:
         raise ApiError(404, UNKNOWN_CHANNEL, "Unknown Channel", violation=False)
@@ -57,7 +85,7 @@ def _channel(request: web.Request, *needed: int) -> Channel:
 
 
 def _message(request: web.Request, channel: Channel) -> Message:
-    emu = emulator_of(request)
+    emu = world(request)
     message_id = snowflake(request, "message_id")
     message = channel.public(message_id)
     if message is None:
@@ -76,8 +104,10 @@ def _message(request: web.Request, channel: Channel) -> Message:
 
 
 def _rate_limit(request: web.Request, channel: Channel) -> None:
-    emu = emulator_of(request)
+    emu = world(request)
     decision = emu.ratelimits.check(route_template(request), channel.id)
+    if decision is None:
+        return  # the route bucket the middleware counted speaks for it
     if decision.limited:
         raise RateLimitedError(decision.headers, decision.retry_after)
     request[RATELIMIT] = decision.headers
@@ -95,7 +125,7 @@ def _upload_permissions(request: web.Request) -> tuple[int, ...]:
 
 async def create_message(request: web.Request) -> web.Response:
     channel = _channel(request, perms.SEND_MESSAGES, *_upload_permissions(request))
-    emu = emulator_of(request)
+    emu = world(request)
     _rate_limit(request, channel)
     message = emu.message_service.create(
         channel=channel,
@@ -114,7 +144,7 @@ async def get_message(request: web.Request) -> web.Response:
 
 async def edit_message(request: web.Request) -> web.Response:
     channel = _channel(request, *_upload_permissions(request))
-    emu = emulator_of(request)
+    emu = world(request)
     message = _message(request, channel)
     if message.author is not emu.bot:
         raise ApiError(
@@ -130,7 +160,7 @@ async def edit_message(request: web.Request) -> web.Response:
 
 async def delete_message(request: web.Request) -> web.Response:
     channel = _channel(request)
-    emu = emulator_of(request)
+    emu = world(request)
     message = _message(request, channel)
     if message.author is not emu.bot and not channel.bot_permissions & perms.MANAGE_MESSAGES:
         raise ApiError(
@@ -170,7 +200,8 @@ async def typing(request: web.Request) -> web.Response:
     return no_content()
 
 
-def add_routes(app: web.Application, prefix: str) -> None:
+def add_routes(app: web.Application, prefix: str, emu: ChannelWorld) -> None:
+    app[WORLD] = emu
     base = f"{prefix}/channels/{{channel_id}}"
     app.router.add_get(base, get_channel)
     app.router.add_get(f"{base}/messages", history)

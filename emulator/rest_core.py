@@ -2,37 +2,67 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Protocol
+
 from aiohttp import web
 
 from emulator import payloads
 from emulator.errors import MISSING_ACCESS, UNKNOWN_GUILD, UNKNOWN_USER, ApiError
+from emulator.gateway import Gateway
 from emulator.http import (
     body_of,
-    emulator_of,
     json_response,
     require_bot,
     snowflake,
 )
+from emulator.messages import Messages
+from emulator.payloads import Application
 from emulator.state import Guild
+from emulator.users import SimulatedUser
+
+
+class CoreWorld(Application, Protocol):
+    """What the core routes need: the application, its gateway, users and guilds."""
+
+    @property
+    def shard_count(self) -> int: ...
+    @property
+    def gateway_url(self) -> str: ...
+    @property
+    def gateway(self) -> Gateway: ...
+    @property
+    def users(self) -> Mapping[int, SimulatedUser]: ...
+    @property
+    def guilds(self) -> Mapping[int, Guild]: ...
+    @property
+    def message_service(self) -> Messages: ...
+
+
+WORLD: web.AppKey[CoreWorld] = web.AppKey("rest_core")
+
+
+def world(request: web.Request) -> CoreWorld:
+    return request.app[WORLD]
 
 
 async def get_me(request: web.Request) -> web.Response:
     require_bot(request)
-    return json_response(payloads.self_user(emulator_of(request).bot))
+    return json_response(payloads.self_user(world(request).bot))
 
 
 async def get_application(request: web.Request) -> web.Response:
     require_bot(request)
-    return json_response(payloads.application(emulator_of(request)))
+    return json_response(payloads.application(world(request)))
 
 
 async def get_gateway(request: web.Request) -> web.Response:
-    return json_response({"url": emulator_of(request).gateway_url})
+    return json_response({"url": world(request).gateway_url})
 
 
 async def get_gateway_bot(request: web.Request) -> web.Response:
     require_bot(request)
-    emu = emulator_of(request)
+    emu = world(request)
     return json_response(
         {
             "url": emu.gateway_url,
@@ -49,7 +79,7 @@ async def get_gateway_bot(request: web.Request) -> web.Response:
 
 async def get_user(request: web.Request) -> web.Response:
     require_bot(request)
-    emu = emulator_of(request)
+    emu = world(request)
     user_id = snowflake(request, "user_id")
     account = emu.bot if user_id == emu.bot.id else emu.users.get(user_id)
     if account is None:
@@ -59,7 +89,7 @@ async def get_user(request: web.Request) -> web.Response:
 
 async def create_dm(request: web.Request) -> web.Response:
     require_bot(request)
-    emu = emulator_of(request)
+    emu = world(request)
     body = body_of(request) or {}
     user = emu.users.get(int(body.get("recipient_id", 0)))
     if user is None:
@@ -68,7 +98,7 @@ async def create_dm(request: web.Request) -> web.Response:
 
 
 def _guild(request: web.Request) -> Guild:
-    emu = emulator_of(request)
+    emu = world(request)
     guild = emu.guilds.get(snowflake(request, "guild_id"))
     if guild is None:
         raise ApiError(404, UNKNOWN_GUILD, "Unknown Guild", violation=False)
@@ -102,7 +132,7 @@ async def get_guild_channels(request: web.Request) -> web.Response:
 
 async def get_member(request: web.Request) -> web.Response:
     require_bot(request)
-    emu = emulator_of(request)
+    emu = world(request)
     guild = _guild(request)
     user_id = snowflake(request, "user_id")
     account = emu.bot if user_id == emu.bot.id else guild.members.get(user_id)
@@ -112,7 +142,7 @@ async def get_member(request: web.Request) -> web.Response:
 
 
 async def get_attachment(request: web.Request) -> web.Response:
-    emu = emulator_of(request)
+    emu = world(request)
     upload = emu.message_service.files.get(int(request.match_info["attachment_id"]))
     if upload is None:
         raise web.HTTPNotFound()
@@ -123,7 +153,8 @@ def missing_access(detail: str) -> ApiError:
     return ApiError(403, MISSING_ACCESS, "Missing Access", detail=detail)
 
 
-def add_routes(app: web.Application, prefix: str) -> None:
+def add_routes(app: web.Application, prefix: str, emu: CoreWorld) -> None:
+    app[WORLD] = emu
     app.router.add_get(f"{prefix}/users/@me", get_me)
     app.router.add_get(f"{prefix}/oauth2/applications/@me", get_application)
     app.router.add_get(f"{prefix}/applications/@me", get_application)

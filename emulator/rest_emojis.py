@@ -10,7 +10,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from typing import Any
+from typing import Any, Protocol
 
 from aiohttp import web
 
@@ -18,12 +18,13 @@ from emulator import payloads
 from emulator.errors import MISSING_ACCESS, ApiError, FormErrors, invalid_form
 from emulator.http import (
     body_of,
-    emulator_of,
     json_response,
     no_content,
     require_bot,
     snowflake,
 )
+from emulator.ids import Snowflakes
+from emulator.state import Account
 
 NAME = re.compile(r"[A-Za-z0-9_]{2,32}")
 IMAGE = re.compile(r"data:image/(png|jpeg|gif|webp);base64,(.*)", re.DOTALL)
@@ -33,15 +34,45 @@ MAX_EMOJIS_REACHED = 30008
 UNKNOWN_EMOJI = 10014
 
 
+class EmojiWorld(Protocol):
+    """What the emoji routes need: the application's emojis and their images."""
+
+    @property
+    def application_id(self) -> int: ...
+    @property
+    def owner(self) -> Account: ...
+    @property
+    def snowflakes(self) -> Snowflakes: ...
+    @property
+    def application_emojis(self) -> dict[int, dict[str, Any]]: ...
+    @property
+    def emoji_images(self) -> dict[int, bytes]: ...
+
+
+WORLD: web.AppKey[EmojiWorld] = web.AppKey("rest_emojis")
+
+
+def world(request: web.Request) -> EmojiWorld:
+    return request.app[WORLD]
+
+
 def _application(request: web.Request) -> None:
     require_bot(request)
-    emu = emulator_of(request)
+    emu = world(request)
     if snowflake(request, "application_id") != emu.application_id:
         raise ApiError(403, MISSING_ACCESS, "Missing Access", detail="another application")
 
 
 def _payload(request: web.Request, emoji: dict[str, Any]) -> dict[str, Any]:
-    return {**emoji, "user": payloads.user(emulator_of(request).owner)}
+    # Every field Discord sends, even for an emoji a test placed in `application_emojis` itself.
+    defaults = {
+        "roles": [],
+        "require_colons": True,
+        "managed": False,
+        "animated": False,
+        "available": True,
+    }
+    return {**defaults, **emoji, "user": payloads.user(world(request).owner)}
 
 
 def _check_name(name: Any, emojis: dict[int, dict[str, Any]], errors: FormErrors) -> None:
@@ -59,13 +90,13 @@ def _check_name(name: Any, emojis: dict[int, dict[str, Any]], errors: FormErrors
 
 async def list_emojis(request: web.Request) -> web.Response:
     _application(request)
-    emojis = emulator_of(request).application_emojis
+    emojis = world(request).application_emojis
     return json_response({"items": [_payload(request, e) for e in emojis.values()]})
 
 
 async def get_emoji(request: web.Request) -> web.Response:
     _application(request)
-    emoji = emulator_of(request).application_emojis.get(snowflake(request, "emoji_id"))
+    emoji = world(request).application_emojis.get(snowflake(request, "emoji_id"))
     if emoji is None:
         raise ApiError(404, UNKNOWN_EMOJI, "Unknown Emoji", violation=False)
     return json_response(_payload(request, emoji))
@@ -73,7 +104,7 @@ async def get_emoji(request: web.Request) -> web.Response:
 
 async def create_emoji(request: web.Request) -> web.Response:
     _application(request)
-    emu = emulator_of(request)
+    emu = world(request)
     body = body_of(request) or {}
     errors = FormErrors()
     _check_name(body.get("name"), emu.application_emojis, errors)
@@ -112,7 +143,7 @@ async def create_emoji(request: web.Request) -> web.Response:
 
 async def edit_emoji(request: web.Request) -> web.Response:
     _application(request)
-    emu = emulator_of(request)
+    emu = world(request)
     emoji = emu.application_emojis.get(snowflake(request, "emoji_id"))
     if emoji is None:
         raise ApiError(404, UNKNOWN_EMOJI, "Unknown Emoji", violation=False)
@@ -128,7 +159,7 @@ async def edit_emoji(request: web.Request) -> web.Response:
 
 async def delete_emoji(request: web.Request) -> web.Response:
     _application(request)
-    emu = emulator_of(request)
+    emu = world(request)
     emoji_id = snowflake(request, "emoji_id")
     if emu.application_emojis.pop(emoji_id, None) is None:
         raise ApiError(404, UNKNOWN_EMOJI, "Unknown Emoji", violation=False)
@@ -136,7 +167,8 @@ async def delete_emoji(request: web.Request) -> web.Response:
     return no_content()
 
 
-def add_routes(app: web.Application, prefix: str) -> None:
+def add_routes(app: web.Application, prefix: str, emu: EmojiWorld) -> None:
+    app[WORLD] = emu
     base = f"{prefix}/applications/{{application_id}}/emojis"
     app.router.add_get(base, list_emojis)
     app.router.add_post(base, create_emoji)

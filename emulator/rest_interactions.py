@@ -5,18 +5,34 @@ These routes take no bot token: the interaction token in the path is the credent
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from aiohttp import web
 
 from emulator import payloads
 from emulator.http import (
     ARRIVED,
     body_of,
-    emulator_of,
     json_response,
     no_content,
     snowflake,
     uploads_of,
 )
+from emulator.interactions import Interactions
+
+
+class InteractionRouteWorld(Protocol):
+    """What the interaction routes need: the interaction service."""
+
+    @property
+    def interaction_service(self) -> Interactions: ...
+
+
+WORLD: web.AppKey[InteractionRouteWorld] = web.AppKey("rest_interactions")
+
+
+def world(request: web.Request) -> InteractionRouteWorld:
+    return request.app[WORLD]
 
 
 def _truthy(value: str | None) -> bool:
@@ -24,7 +40,7 @@ def _truthy(value: str | None) -> bool:
 
 
 async def callback(request: web.Request) -> web.Response:
-    emu = emulator_of(request)
+    emu = world(request)
     inter, resource = emu.interaction_service.callback(
         snowflake(request, "interaction_id"),
         request.match_info["token"],
@@ -38,7 +54,7 @@ async def callback(request: web.Request) -> web.Response:
 
 
 async def execute(request: web.Request) -> web.Response:
-    emu = emulator_of(request)
+    emu = world(request)
     message = emu.interaction_service.followup(
         snowflake(request, "application_id"),
         request.match_info["token"],
@@ -51,7 +67,7 @@ async def execute(request: web.Request) -> web.Response:
 
 
 async def get_message(request: web.Request) -> web.Response:
-    emu = emulator_of(request)
+    emu = world(request)
     _, message = emu.interaction_service.webhook_message(
         snowflake(request, "application_id"),
         request.match_info["token"],
@@ -61,7 +77,7 @@ async def get_message(request: web.Request) -> web.Response:
 
 
 async def edit_message(request: web.Request) -> web.Response:
-    emu = emulator_of(request)
+    emu = world(request)
     message = emu.interaction_service.edit_webhook_message(
         snowflake(request, "application_id"),
         request.match_info["token"],
@@ -73,7 +89,7 @@ async def edit_message(request: web.Request) -> web.Response:
 
 
 async def delete_message(request: web.Request) -> web.Response:
-    emu = emulator_of(request)
+    emu = world(request)
     emu.interaction_service.delete_webhook_message(
         snowflake(request, "application_id"),
         request.match_info["token"],
@@ -82,7 +98,8 @@ async def delete_message(request: web.Request) -> web.Response:
     return no_content()
 
 
-def add_routes(app: web.Application, prefix: str) -> None:
+def add_routes(app: web.Application, prefix: str, emu: InteractionRouteWorld) -> None:
+    app[WORLD] = emu
     app.router.add_post(f"{prefix}/interactions/{{interaction_id}}/{{token}}/callback", callback)
     hook = f"{prefix}/webhooks/{{application_id}}/{{token}}"
     app.router.add_post(hook, execute)

@@ -6,25 +6,49 @@ interactions in it work as in any channel (it is registered like one).
   Create Private Threads for type 12); 201 with the thread channel.
 - POST /channels/{id}/messages/{message_id}/threads: a public thread started from a message;
   its id is the message's id; a second one from the same message is refused (160004).
-Each creation is announced to the bot by THREAD_CREATE (with "newly_created": true), and
+Each creation is announced to the bot by THREAD_CREATE, and
 GUILD_CREATE lists the guild's active threads, so a bot that reconnects knows them.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import Any, Protocol
 
 from aiohttp import web
 
 from emulator import payloads
 from emulator import permissions as perms
+from emulator.clock import Clock
 from emulator.errors import UNKNOWN_CHANNEL, ApiError
-from emulator.http import body_of, emulator_of, json_response
+from emulator.http import body_of, json_response
+from emulator.ids import Snowflakes
 from emulator.rest_channels import _channel, _message
-from emulator.state import GUILD_TEXT, Channel, now_iso
+from emulator.state import GUILD_TEXT, Account, Channel, Guild, World, now_iso
 
-if TYPE_CHECKING:
-    from emulator.server import Emulator
+
+class ThreadWorld(World, Protocol):
+    """What the thread routes need of the emulator (server.Emulator is one)."""
+
+    @property
+    def bot(self) -> Account: ...
+    @property
+    def clock(self) -> Clock: ...
+    @property
+    def snowflakes(self) -> Snowflakes: ...
+    @property
+    def channels(self) -> Mapping[int, Channel]: ...
+
+    def register_channel(self, channel: Channel) -> None: ...
+    def dispatch_guild_event(self, guild: Guild, event: str, channel: Channel) -> None: ...
+
+
+THREADS_WORLD: web.AppKey[ThreadWorld] = web.AppKey("rest_threads")
+
+
+def emulator_of(request: web.Request) -> ThreadWorld:
+    return request.app[THREADS_WORLD]
+
 
 PUBLIC_THREAD = 11
 PRIVATE_THREAD = 12
@@ -40,7 +64,7 @@ class ThreadChannel(Channel):
 
     def __init__(
         self,
-        emu: Emulator,
+        emu: ThreadWorld,
         thread_id: int,
         name: str,
         *,
@@ -85,14 +109,10 @@ class ThreadChannel(Channel):
 
 
 def thread_payload(thread: ThreadChannel) -> dict[str, Any]:
-    data = payloads.channel(thread)
-    data.pop("permission_overwrites", None)  # threads have none of their own
-    data.pop("position", None)
-    data.pop("topic", None)
-    return data
+    return payloads.channel(thread)  # with thread_fields, without a text channel's own fields
 
 
-def active_threads(emu: Emulator, guild_id: int) -> list[ThreadChannel]:
+def active_threads(emu: ThreadWorld, guild_id: int) -> list[ThreadChannel]:
     return [
         c
         for c in emu.channels.values()
@@ -138,10 +158,8 @@ def _open(
     )
     emu.register_channel(thread)
     payload = thread_payload(thread)
-    if parent.guild is not None and parent.guild.id in emu.guilds:
-        emu.gateway.dispatch(
-            "THREAD_CREATE", {**payload, "newly_created": True}, guild_id=parent.guild.id
-        )
+    if parent.guild is not None:  # THREAD_CREATE, as Discord announces a new thread
+        emu.dispatch_guild_event(parent.guild, "THREAD_CREATE", thread)
     return json_response(payload, status=201)
 
 
@@ -163,7 +181,8 @@ async def create_thread_from_message(request: web.Request) -> web.Response:
     return _open(request, parent, message.id, name, kind, duration)
 
 
-def add_routes(app: web.Application, prefix: str) -> None:
+def add_routes(app: web.Application, prefix: str, emu: ThreadWorld) -> None:
+    app[THREADS_WORLD] = emu
     base = f"{prefix}/channels/{{channel_id}}"
     app.router.add_post(f"{base}/threads", create_thread)
     app.router.add_post(f"{base}/messages/{{message_id}}/threads", create_thread_from_message)

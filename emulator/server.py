@@ -45,6 +45,7 @@ class Emulator:
         response_deadline: float = 3.0,
         token_lifetime: float = 15 * 60.0,
         rate_limits: bool = False,
+        discord_limits: bool = True,
         message_rate: tuple[int, float] = (5, 5.0),
         bot_name: str = "CardTable",
         owner_name: str = "owner",
@@ -78,7 +79,9 @@ class Emulator:
         self.application_emojis: dict[int, dict[str, Any]] = {}
         self.emoji_images: dict[int, bytes] = {}
         self.commands = CommandRegistry(self.clock, self.snowflakes, self.application_id)
-        self.ratelimits = RateLimiter(self.clock, rate_limits, *message_rate)
+        self.ratelimits = RateLimiter(
+            self.clock, rate_limits, *message_rate, discord_limits=discord_limits
+        )
         self.old_message_edits = OldMessageEdits(self.clock)
         self.gateway = Gateway(self)
         self.message_service = Messages(self)
@@ -102,10 +105,13 @@ class Emulator:
         app[EMU_KEY] = self
         app.router.add_get("/gateway", self.gateway.handle)
         app.router.add_get("/gateway/", self.gateway.handle)
-        for module in (
-            rest_core, rest_commands, rest_channels, rest_interactions, rest_emojis, rest_threads
-        ):  # fmt: skip
-            module.add_routes(app, API_PREFIX)
+        # Each route module gets the emulator as the narrow world it declares.
+        rest_core.add_routes(app, API_PREFIX, self)
+        rest_commands.add_routes(app, API_PREFIX, self)
+        rest_channels.add_routes(app, API_PREFIX, self)
+        rest_interactions.add_routes(app, API_PREFIX, self)
+        rest_emojis.add_routes(app, API_PREFIX, self)
+        rest_threads.add_routes(app, API_PREFIX, self)
         app.router.add_route("*", "/{tail:.*}", unhandled)  # last: everything else
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await self._runner.setup()
@@ -207,6 +213,20 @@ class Emulator:
     ) -> None:
         """Enforce per-channel message create/edit buckets (`limit` requests per `per` s)."""
         self.ratelimits.configure(enabled, limit, per)
+
+    def set_discord_limits(
+        self,
+        enabled: bool = True,
+        *,
+        global_limit: int | None = None,
+        invalid_limit: int | None = None,
+    ) -> None:
+        """Discord's global limit (50 requests/s per bot; interaction endpoints exempt), route
+        buckets and invalid-request ban (10,000 per 10 min): on by default, as on Discord. A
+        test may lower the thresholds to reach them quickly (see emulator/ratelimits.py)."""
+        self.ratelimits.configure_discord(
+            enabled, global_limit=global_limit, invalid_limit=invalid_limit
+        )
 
     def set_old_message_edits(
         self,

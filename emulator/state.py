@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from emulator import permissions as perms
 from emulator.errors import EmulatorUsageError
@@ -24,10 +24,11 @@ from emulator.limits import (
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
-    from emulator.server import Emulator
-    from emulator.users import SimulatedUser
+    from emulator.clock import Clock
+    from emulator.ids import Snowflakes
 
 GUILD_TEXT, DM = 0, 1
+T = TypeVar("T")
 
 
 class Account:
@@ -47,6 +48,43 @@ class Account:
         return f"<{type(self).__name__} {self.name} {self.id}>"
 
 
+class Person(Account):
+    """A person's account and what Discord keeps for them; `users.Person` adds what they
+    do. The records live here so guilds, messages and interactions need not know the actions."""
+
+    def __init__(self, user_id: int, name: str, *, locale: str) -> None:
+        super().__init__(user_id, name)
+        self.locale = locale
+        self.guilds: dict[int, Guild] = {}
+        self.failures: list[Interaction] = []  # interactions that showed "This interaction failed"
+        self.modals: list[Modal] = []  # modals the bot opened for this user
+        self.own_ephemerals: list[Message] = []
+
+
+class World(Protocol):
+    """What guilds and channels need of the emulator that holds them (server.Emulator is one):
+    named here so this module never imports the server back."""
+
+    @property
+    def bot(self) -> Account: ...
+    @property
+    def application_id(self) -> int: ...
+    @property
+    def clock(self) -> Clock: ...
+    @property
+    def snowflakes(self) -> Snowflakes: ...
+
+    def register_channel(self, channel: Channel) -> None: ...
+    def dispatch_guild_event(self, guild: Guild, event: str, channel: Channel) -> None: ...
+    async def wait_for(
+        self,
+        predicate: Callable[[], T | None],
+        *,
+        timeout: float = 5.0,  # noqa: ASYNC109
+        what: str = "condition",
+    ) -> T: ...
+
+
 @dataclass
 class Role:
     id: int
@@ -57,14 +95,14 @@ class Role:
 
 
 class Guild:
-    def __init__(self, emu: Emulator, guild_id: int, name: str, *, locale: str, owner_id: int):
+    def __init__(self, emu: World, guild_id: int, name: str, *, locale: str, owner_id: int):
         self._emu = emu
         self.id = guild_id
         self.name = name
         self.locale = locale
         self.owner_id = owner_id
         self.channels: dict[int, Channel] = {}
-        self.members: dict[int, SimulatedUser] = {}
+        self.members: dict[int, Person] = {}
         self.joined_at = emu.clock.time()
         self.roles: dict[int, Role] = {
             guild_id: Role(guild_id, "@everyone", perms.DEFAULT_EVERYONE),
@@ -103,7 +141,7 @@ class Guild:
                 return channel
         raise EmulatorUsageError(f"no channel #{name} in {self.name}")
 
-    def add_member(self, user: SimulatedUser) -> None:
+    def add_member(self, user: Person) -> None:
         # No GUILD_MEMBER_ADD event: it needs the privileged members intent, which the bot lacks.
         self.members[user.id] = user
         user.guilds[self.id] = self
@@ -125,12 +163,12 @@ class Guild:
 class Channel:
     def __init__(
         self,
-        emu: Emulator,
+        emu: World,
         channel_id: int,
         name: str,
         *,
         guild: Guild | None = None,
-        recipient: SimulatedUser | None = None,
+        recipient: Person | None = None,
         topic: str | None = None,
     ) -> None:
         self._emu = emu
@@ -308,7 +346,7 @@ class Message:
         attachments: list[dict[str, Any]],
         created_at: float,
         kind: int = 0,
-        ephemeral_for: SimulatedUser | None = None,
+        ephemeral_for: Person | None = None,
         interaction: Interaction | None = None,
         webhook_id: int | None = None,
         reference: dict[str, Any] | None = None,
@@ -476,7 +514,7 @@ class Interaction:
     id: int
     token: str
     type: int
-    user: SimulatedUser
+    user: Person
     channel: Channel
     data: dict[str, Any]
     created_at: float  # emulator clock (deadline and token lifetime count from here)

@@ -5,10 +5,11 @@ view, and their own ephemeral messages, nobody else's)."""
 from __future__ import annotations
 
 import operator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from emulator import permissions as perms
 from emulator.commands import (
+    ATTACHMENT,
     BOOLEAN,
     CHANNEL,
     INTEGER,
@@ -31,24 +32,40 @@ from emulator.state import (
     Interaction,
     Message,
     Modal,
+    Person,
+    World,
 )
 
 if TYPE_CHECKING:
-    from emulator.server import Emulator
-    from emulator.state import Guild
+    from emulator.commands import CommandRegistry
+    from emulator.interactions import Interactions
+    from emulator.messages import Messages
+    from emulator.notifier import Notifier
 
 BOT_DM_CONTEXT, GUILD_CONTEXT = 1, 0
 
 
-class SimulatedUser(Account):
-    def __init__(self, emu: Emulator, user_id: int, name: str, *, locale: str) -> None:
-        super().__init__(user_id, name)
+class UserWorld(World, Protocol):
+    """What a simulated user needs of the emulator: the services their actions go through."""
+
+    @property
+    def notifier(self) -> Notifier: ...
+    @property
+    def commands(self) -> CommandRegistry: ...
+    @property
+    def interaction_service(self) -> Interactions: ...
+    @property
+    def message_service(self) -> Messages: ...
+    @property
+    def url(self) -> str:
+        """Where the emulator serves (attachments a user uploads are fetched from it)."""
+        ...
+
+
+class SimulatedUser(Person):
+    def __init__(self, emu: UserWorld, user_id: int, name: str, *, locale: str) -> None:
+        super().__init__(user_id, name, locale=locale)
         self._emu = emu
-        self.locale = locale
-        self.guilds: dict[int, Guild] = {}
-        self.failures: list[Interaction] = []  # interactions that showed "This interaction failed"
-        self.modals: list[Modal] = []  # modals the bot opened for this user
-        self.own_ephemerals: list[Message] = []
         self._dm: Channel | None = None
 
     # -- what the user sees ----------------------------------------------------------------
@@ -176,6 +193,27 @@ class SimulatedUser(Account):
                 "flags": 0,
             }
             return str(value.id)
+        elif kind == ATTACHMENT:
+            # A file the user attaches to the command: (filename, bytes), served like any upload.
+            if not (isinstance(value, tuple) and len(value) == 2 and isinstance(value[1], bytes)):
+                raise EmulatorUsageError(f"option {name} takes (filename, bytes)")
+            from emulator.messages import Upload
+
+            filename, data = value
+            attachment_id = self._emu.snowflakes.next()
+            self._emu.message_service.files[attachment_id] = Upload(
+                "file", filename, "text/plain", data
+            )
+            url = f"{self._emu.url}/attachments/{attachment_id}/{filename}"
+            resolved.setdefault("attachments", {})[str(attachment_id)] = {
+                "id": str(attachment_id),
+                "filename": filename,
+                "size": len(data),
+                "url": url,
+                "proxy_url": url,
+                "content_type": "text/plain",
+            }
+            return str(attachment_id)
         else:
             raise EmulatorUsageError(
                 f"option type {kind} ({name}) is not supported by the emulator"

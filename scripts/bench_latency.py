@@ -31,6 +31,11 @@ clicks Play again. So a table moves as fast as its people think and its bot seat
    bot over the same window: its event loop's lag (a 10 ms sleep's overshoot), its full GC
    pauses, `TableService.act` and the action writes' durations, and how many tasks
    queue for the database's lock (observed through wrappers that change nothing).
+   Discord's limits (issue 25): the bot's requests on global-bound routes (all but interaction
+   callbacks and interaction-token webhooks) per second, mean and busiest second, against
+   Discord's 50; the 429s the emulator answered; and the table messages' staleness: for each
+   game action in the window, from its new state (no later than its answer) until the table
+   message shows that state or a later one, p50 / p99.
 2. Memory per active table: a fresh bot; `--warm-tables` tables played a little first (caches,
    code paths); then tracemalloc starts in the bot process, `--memory-tables` more tables are
    opened and played to `--mid-moves` moves of their people, everything settles (bot moves done,
@@ -782,6 +787,28 @@ class Window:
     writes: list[float]
     seen: list[float]  # seconds until the clicking person saw the answer (see answer_seen)
     requests: dict[str, int] = field(default_factory=dict)  # the bot's REST calls, by route
+    # Issue 25: Discord's global limit. Requests on global-bound routes (all but interaction
+    # callbacks and interaction-token webhooks): their start times, and the 429s answered.
+    global_starts: list[float] = field(default_factory=list)
+    too_many: int = 0
+    staleness: list[float] = field(default_factory=list)  # s: state change -> table message
+
+    def limits_line(self) -> str:
+        """Discord's limits: global requests/s (mean and busiest second), 429s, and how long
+        the table messages trail the state (a click's new state -> its message shows it)."""
+        starts = sorted(self.global_starts)
+        peak, first = 0, 0
+        for last, stamp in enumerate(starts):
+            while stamp - starts[first] >= 1.0:
+                first += 1
+            peak = max(peak, last - first + 1)
+        stale = sorted(self.staleness)
+        return (
+            f"global-bound requests {len(starts) / self.seconds:.1f}/s (busiest second {peak}, "
+            f"Discord's limit 50); 429s {self.too_many}; table message staleness p50 "
+            f"{percentile(stale, 0.5):.2f} s / p99 {percentile(stale, 0.99):.2f} s "
+            f"({len(stale)} states)"
+        )
 
     def request_mix(self) -> str:
         """The bot's REST calls in the window, per acknowledged click, by route: the work a
@@ -922,10 +949,15 @@ async def measure(state: World, seconds: float) -> Window:
     emu_after = own_cpu()
     window = [i for i in emu.interactions[first:] if _in(i, began, ended)]
     requests: dict[str, int] = {}
+    global_starts: list[float] = []
+    too_many = 0
     for record in emu.requests[first_request:]:
         if began <= record.started <= ended:
             route = f"{record.method} {ROUTE_IDS.sub('{}', record.path)}"
             requests[route] = requests.get(route, 0) + 1
+            if is_global_bound(record.path):
+                global_starts.append(record.started)
+            too_many += record.status == 429
     emulator_gc = EMULATOR_GC.take()
     with contextlib.suppress(TimeoutError):  # those in flight get their answer (or fail at 3 s)
         await emu.wait_for(
@@ -939,6 +971,14 @@ async def measure(state: World, seconds: float) -> Window:
             what="the deferred answers",
         )
     seen = [answer_seen(i, wall) for i in window if not i.failed]
+    # The table messages catch up with the window's moves (looked at twice a second: the
+    # emulator shares this process, and a check on every event would stall it).
+    moves = [i for i in window if is_move(i)]
+    for _ in range(30):
+        stale = staleness(state, moves, wall)
+        if all(v is not None for v in stale):
+            break
+        await asyncio.sleep(0.5)
     return Window(
         tables=len(state.tables),
         humans=len(state.tables[0].people) if state.tables else 0,
@@ -955,7 +995,50 @@ async def measure(state: World, seconds: float) -> Window:
         writes=after["write"],
         seen=[v for v in seen if v is not None],
         requests=requests,
+        global_starts=global_starts,
+        too_many=too_many,
+        staleness=[v for v in stale if v is not None],
     )
+
+
+def is_global_bound(path: str) -> bool:
+    """Discord's global limit counts every route but the interaction endpoints: callbacks
+    (/interactions/{id}/{token}/callback) and the interaction-token webhooks (followups, edits
+    of the original answer and of hand messages)."""
+    return "/interactions/" not in path and "/webhooks/" not in path
+
+
+def is_move(interaction: Interaction) -> bool:
+    """A game action answered (it made a new state of its table, unless it was stale)."""
+    custom_id = interaction.custom_id or ""
+    return custom_id.startswith("t:") and interaction.acked_at is not None
+
+
+def staleness(state: World, moves: list[Interaction], wall: float) -> list[float | None]:
+    """For each game action: seconds from its new state (no later than its answer) until the
+    table message showed that state or a later one. None: not shown yet."""
+    shown: dict[int, list[tuple[int, float]]] = {}  # channel id -> (move, when) of its versions
+    for table in state.tables:
+        if table.message is None:
+            continue
+        marks = []
+        for version in table.message.versions:
+            embeds = version.embeds
+            footer = (embeds[0].get("footer") or {}).get("text", "") if embeds else ""
+            match = FOOTER_MOVE.search(footer)
+            if match:
+                marks.append((int(match.group(1)), version.at))
+        shown[table.channel.id] = marks
+    out: list[float | None] = []
+    for interaction in moves:
+        parts = (interaction.custom_id or "").split(":")
+        marks = shown.get(interaction.channel.id, [])
+        wanted = int(parts[2]) + 1 if len(parts) >= 4 and parts[2].isdigit() else None
+        acked = (interaction.acked_at or 0.0) + wall
+        out.append(
+            next((max(0.0, at - acked) for move, at in marks if wanted and move >= wanted), None)
+        )
+    return out
 
 
 def answer_seen(interaction: Interaction, wall: float) -> float | None:
@@ -1007,7 +1090,7 @@ async def latency_run(args: argparse.Namespace, size: int, largest: bool) -> Win
             f"{'':>15}{size} tables opened in {opened:.1f} s; {counters.games} games ended; "
             f"{counters.refreshes} Refresh clicks; {counters.refused} buttons gone before "
             f"the click; {len(counters.stalls)} stalls\n{'':>15}{result.diagnosis()}\n"
-            f"{'':>15}{result.request_mix()}",
+            f"{'':>15}{result.request_mix()}\n{'':>15}{result.limits_line()}",
             flush=True,
         )
         if args.verbose:

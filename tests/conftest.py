@@ -35,6 +35,7 @@ from bot.client import CardTableBot
 from bot.settings import Settings
 from bot.storage.backend import Storage, open_storage
 from emulator import Emulator, run_bot, run_client
+from tests.support.openapi import Contract
 from tests.support.postgres import (
     PgServer,
     PgUnavailable,
@@ -77,13 +78,22 @@ _CALL_FAILED = pytest.StashKey[bool]()
 
 @pytest.fixture
 async def emulator(request: pytest.FixtureRequest) -> AsyncIterator[Emulator]:
-    """A started emulator (3 s deadline, 15 min tokens, no rate limits), stopped afterwards."""
+    """A started emulator (3 s deadline, 15 min tokens, Discord's global limit, route buckets and
+    invalid-request ban on; per-channel message buckets off unless a test asks), stopped
+    afterwards. In e2e tests, every request and answer must also fit Discord's OpenAPI
+    description (tests/support/openapi.py; its ACCEPTED lists where Discord is laxer)."""
     emu = Emulator()
     await emu.start()
     try:
         yield emu
         if not request.node.stash.get(_CALL_FAILED, False):
             emu.assert_clean()
+            if request.node.path.is_relative_to(E2E_FOLDER):
+                # The real bot's traffic and the emulator's answers hold to Discord's spec.
+                problems = Contract().traffic_errors(emu.requests)
+                assert problems == [], "outside Discord's OpenAPI description:\n  " + "\n  ".join(
+                    problems
+                )
     finally:
         await emu.stop()
 

@@ -9,6 +9,8 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+from tests.support.import_graph import cycles, import_graph
+
 ROOT = Path(__file__).resolve().parent.parent
 SQL = re.compile(
     r"\b(SELECT\b.+\bFROM|INSERT\s+(OR\s+\w+\s+)?INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM"
@@ -140,3 +142,28 @@ def test_the_layer_checks_would_catch_a_violation() -> None:
     assert found == [("json", 1), ("discord", 2), ("bot.engine", 3), ("bot.tables", 4)]
     assert SQL.search("SELECT seat FROM players") and SQL.search("INSERT INTO t VALUES (1)")
     assert not SQL.search("Select the card you want from your hand")
+
+
+def test_the_emulator_has_no_import_cycle() -> None:
+    # Its parts receive what they need (small Protocols they declare) instead of importing the
+    # server back; imports under `if TYPE_CHECKING:` count too.
+    graph = import_graph(ROOT, "emulator")
+    assert graph.get("emulator.server")
+    assert cycles(graph) == []
+
+
+def test_the_cycle_finder_finds_a_made_up_cycle(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "server.py").write_text("from pkg import parts\nfrom pkg.leaf import X\n")
+    (package / "parts.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg.server import S\n"
+    )
+    (package / "leaf.py").write_text("X = 1\n")
+    (package / "a.py").write_text("def f():\n    from . import b\n")
+    (package / "b.py").write_text("import pkg.a\n")
+    graph = import_graph(tmp_path, "pkg")
+    assert graph["pkg.server"] == {"pkg.parts", "pkg.leaf"}
+    assert cycles(graph) == [["pkg.a", "pkg.b"], ["pkg.parts", "pkg.server"]]
+    assert cycles({"x": {"x"}, "y": set()}) == [["x"]]

@@ -25,7 +25,7 @@ from bot.workers import worker_pool
 
 log = logging.getLogger(__name__)
 
-S = TypeVar("S", Scene, SeatScene)
+S = TypeVar("S")
 
 _pool: ProcessPoolExecutor | None = None
 _threads_only = False
@@ -64,6 +64,12 @@ async def render_png(scene: Scene) -> bytes:
 async def render_seat_png(scene: SeatScene) -> bytes:
     """One player's own picture (bot/pictures/seat.py), drawn the same way as a table's."""
     return await _render(seat.seat_png, scene)
+
+
+async def render_job(draw: Callable[[S], bytes], job: S) -> bytes:
+    """Any other picture (a replay step, a chart): `draw(job)` in the same worker; `draw` is a
+    module-level function and `job` plain data, so both travel to the worker process."""
+    return await _render(draw, job)
 
 
 async def _render(draw: Callable[[S], bytes], scene: S) -> bytes:

@@ -55,3 +55,8 @@ def step_png(
             face = card_face(card, FACE)
             image.paste(face, (left + i * (FACE + 3), HEIGHT + 32), face)
     return png_bytes(image, scene)
+
+
+def step_job(job: tuple[str, ReplayStep, list[str], int, str | None]) -> bytes:
+    """`step_png` of one plain tuple: what the picture worker is sent."""
+    return step_png(*job)

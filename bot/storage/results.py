@@ -343,6 +343,42 @@ class ResultsRepository:
             players=[_finished_player(p) for p in players],
         )
 
+    async def game_id_for(self, guild_id: int, table_id: int, seed: int) -> int | None:
+        """The id of the game a table finished with this seed (the end-of-game message's
+        buttons carry the table and seed: they are drawn before the game is recorded)."""
+        async with self._db.reader() as conn:
+            row = await conn.one(
+                "SELECT id FROM games WHERE guild_id = ? AND table_id = ? AND seed = ?"
+                " ORDER BY id DESC LIMIT 1",
+                (guild_id, table_id, str(seed)),
+            )
+        return None if row is None else int(row[0])
+
+    async def rating_series(
+        self, guild_id: int, user_id: int, game: str
+    ) -> tuple[list[int], list[tuple[str, int, int]]]:
+        """A player's shown rating after each of their games here (oldest first), and their
+        (month "YYYY-MM" in UTC, wins, games) by month, oldest first: the /stats chart. The
+        month is worked out here, not in SQL, so both back-ends share the query."""
+        async with self._db.reader() as conn:
+            rows = await conn.all(
+                "SELECT g.ended_at, p.won, p.mu_after, p.sigma_after FROM game_players p"
+                " JOIN games g ON g.id = p.game_id"
+                " WHERE g.guild_id = ? AND g.game = ? AND p.user_id = ? AND p.is_bot = 0"
+                " ORDER BY g.ended_at, g.id",
+                (guild_id, game, user_id),
+            )
+        ratings: list[int] = []
+        months: dict[str, list[int]] = {}
+        for row in rows:
+            if row[2] is not None and row[3] is not None:
+                ratings.append(display_rating(row[2], row[3]))
+            month = time.strftime("%Y-%m", time.gmtime(float(row[0])))
+            tally = months.setdefault(month, [0, 0])
+            tally[0] += int(row[1])
+            tally[1] += 1
+        return ratings, [(m, w, g) for m, (w, g) in months.items()]
+
 
 async def _rank(
     conn: Reader, guild_id: int, user_id: int, row: Any, min_games: int

@@ -304,7 +304,8 @@ class SqliteTableStore:
         TableNotFound, or TableNotPlaying when the table is in its lobby or finished.
 
         At once on the event loop's connection when the database is free this instant
-        (bot.storage.database): no turn of the event loop to wait for, nothing to cancel. Else
+        (bot.storage.database): no turn of the event loop to wait for (but the fairness pause
+        after many writes in one turn), nothing to cancel. Else
         grouped with the appends queued meanwhile (or alone on the writer's thread), a write
         that a cancelled caller does not abandon halfway: it completes."""
         check_result(table_id, result)

@@ -51,6 +51,9 @@ from bot.tables.table import (
 )
 from bot.tables.turn_timers import TAKEOVER_LEVEL
 
+# Game rules (on/off options) the host may switch in the lobby, per game.
+LOBBY_RULES: dict[str, tuple[str, ...]] = {"truco": ("coberta",)}
+
 
 def check_open(table: Table) -> None:
     if table.closed:
@@ -201,9 +204,21 @@ class Lobby:
             check_lobby(table)
             if user_id != table.host_id:
                 raise NotHost(table)
-            if setting is None:
-                raise BadOptions(table, reason=name)
             record = table.record
+            if setting is None:
+                # A game rule the lobby switches (truco's coberta, T15): stored as an option,
+                # so the game replays with it.
+                if name not in LOBBY_RULES.get(table.game_name, ()):
+                    raise BadOptions(table, reason=name)
+                options = record.options
+                record.options = {**options, name: not options.get(name, False)}
+                try:
+                    await save_lobby(self._host, table, list(record.seats))
+                except BaseException:
+                    record.options = options
+                    raise
+                self._host.changed(table, CHANGE_LOBBY)
+                return table
             previous = record.settings
             record.settings = {
                 **previous,

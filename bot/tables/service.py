@@ -25,7 +25,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bot.engine.common import EngineError, team_of
+from bot.engine.common import EngineError
+from bot.tables import alone, restore
 from bot.tables.bot_seats import BotSeats, bot_seat_to_act, choose_bot_action
 from bot.tables.errors import (
     ActionRefused,
@@ -61,8 +62,6 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
-
-ANSWERS = frozenset({"accept", "run", "raise"})
 
 
 class TableService:
@@ -184,12 +183,8 @@ class TableService:
     def bot_move_delay(self, seconds: float) -> None:
         self.bot_seats.delay = seconds
 
-    def bot_seat_to_act(self, table: Table) -> int | None:
-        """The bot seat that acts next, if any."""
-        return bot_seat_to_act(table)
-
-    async def _choose_bot_action(self, table: Table, seat: int, level: str) -> str:
-        return await choose_bot_action(table, seat, level)
+    bot_seat_to_act = staticmethod(bot_seat_to_act)
+    _choose_bot_action = staticmethod(choose_bot_action)
 
     async def wait_for_bots(self, table_id: int) -> None:
         """Until the bot seats have nothing left to do (tests and the demo)."""
@@ -215,7 +210,7 @@ class TableService:
                 raise NotSeated(table)
             if version != table.version:
                 raise StaleVersion(
-                    table, seat, partner_answered=self._partner_answered(table, seat, version)
+                    table, seat, partner_answered=table.partner_answered(seat, version)
                 )
             position = table.position_of_seat(seat)
             player = table.seats[position]
@@ -223,22 +218,42 @@ class TableService:
             if player is not None and player.covered:  # playing again: back at the seat
                 seats = list(table.seats)
                 seats[position] = dataclasses.replace(player, missed=0, away=False)
-            events = await self.apply_locked(table, seat, action, seats=seats)
+            # Euchre's "Order up · alone": the bid, with the maker's going-alone answer.
+            with alone.bid_with_answer(table, seat, action) as action:
+                events = await self.apply_locked(table, seat, action, seats=seats)
             new_version = table.version
         self.changed(table, CHANGE_ACTION)
         return ActResult(table, seat, action, events, new_version)
 
-    def _partner_answered(self, table: Table, seat: int, version: int) -> bool:
-        """Did the state the button was drawn for end with the partner's answer? (Truco: either
-        player of a pair may answer; the second gets 'already answered'.)"""
-        index = version - table.start_version  # the first action taken after that version
-        actions = table.record.actions
-        if not 0 <= index < len(actions):
-            return False
-        other, action = actions[index]
-        return other != seat and team_of(other) == team_of(seat) and action in ANSWERS
+    async def set_alone_intent(self, table_id: int, user_id: int, on: bool) -> Table:
+        """A player switches "Go alone" on or off for this hand (euchre, alone=anyone): a
+        private choice, no version, nothing shown to the others (bot/tables/alone.py). Once the
+        question has come and gone the switch does nothing."""
+        table = self.get(table_id)
+        async with table.lock:
+            check_open(table)
+            seat = table.seat_of(user_id)
+            if seat is None or table.game is None:
+                raise NotSeated(table) if table.game is not None else NotPlaying(table)
+            alone.switch(table, seat, on)
+        return table
 
     async def apply_locked(
+        self,
+        table: Table,
+        seat: int,
+        action: str,
+        *,
+        seats: list[SeatRecord | None] | None = None,
+    ) -> list[Any]:
+        """Apply one action, then the going-alone answers the table gives for people at once
+        (euchre, bot/tables/alone.py), each stored as its seat's own action."""
+        events = await self._apply_one(table, seat, action, seats=seats)
+        while (due := alone.answer_due(table)) is not None:
+            events += await self._apply_one(table, *due)
+        return events
+
+    async def _apply_one(
         self,
         table: Table,
         seat: int,
@@ -318,29 +333,7 @@ class TableService:
         """Rebuild every active table from the store (lobbies too) of the guilds this process
         owns (`shards`): each game by replaying its action log. Listeners hear CHANGE_RESTORED;
         bot seats resume."""
-        restored: list[Table] = []
-        if self.shards is None:
-            records = await self.store.load_active()
-        else:
-            records = [r for shard in self.shards for r in await self.store.load_active(shard)]
-        for record in records:
-            if record.message_id is None and record.status != "lobby":
-                # A game always starts from a shown lobby; without a message id nothing can
-                # reach this table again, and it must not hold the channel.
-                await self.store.delete_table(record.id)
-                log.info("dropped table %s: it has no message", record.id)
-                continue
-            # A lobby without a message id may still have been seen (the crash came between
-            # posting the message and storing its id): it is kept, and the UI posts it again.
-            try:
-                table = rebuilt(record, self.now())
-            except Exception:
-                log.exception("table %s could not be rebuilt; left as it is stored", record.id)
-                continue
-            table.notice = "table.notice.restored"
-            table.notice_version = table.version
-            self.register(table)
-            restored.append(table)
+        restored = await restore.active_tables(self)
         for table in restored:
             self.changed(table, CHANGE_RESTORED)
         log.info("restored %d tables", len(restored))
@@ -372,27 +365,7 @@ class TableService:
     async def stored_table_in(self, guild_id: int, channel_id: int) -> Table | None:
         """The stored open table of a channel that this process does not hold in memory: it
         is taken in (this process owns the guild) and returned."""
-        shard = None
-        if self.shards is not None:
-            shard = next(
-                ((i, n) for i, n in self.shards if (guild_id >> 22) % n == i), self.shards[0]
-            )
-        try:
-            records = await self.store.load_active(shard)
-        except Exception:
-            log.exception("cannot read the tables of channel %s", channel_id)
-            return None
-        for record in records:
-            if record.channel_id == channel_id and record.status != "finished":
-                try:
-                    table = rebuilt(record, self.now())
-                except Exception:
-                    log.exception("table %s could not be rebuilt", record.id)
-                    return None
-                self.register(table)
-                self.changed(table, CHANGE_RESTORED)
-                return table
-        return None
+        return await restore.stored_table_in(self, guild_id, channel_id)
 
     async def close(self) -> None:
         """Stop the bot tasks and the timers (the bot is shutting down; nothing is lost: all

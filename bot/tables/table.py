@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from bot.engine.common import team_of
 from bot.tables.games import EngineGame, GameRules, forget_old_events, rules_for
 from bot.tables.records import GameResult, SeatRecord, TableRecord, TableStore
 from bot.tables.results import build_result
@@ -31,6 +32,8 @@ CHANGE_SEATS = "seats"  # a player is back, left mid-game, or is ready for the n
 CHANGE_WARNING = "warning"  # half of the turn timer has run out
 
 Listener = Callable[["Table", str], None]
+
+ANSWERS = frozenset({"accept", "run", "raise"})  # answers to a truco ask (either partner)
 
 
 @dataclass(eq=False)
@@ -53,6 +56,8 @@ class Table:
     notice_version: int | None = None
     result: GameResult | None = None
     bot_task: asyncio.Task[None] | None = None
+    # (hand number, seat): who goes alone when the euchre question comes (bot/tables/alone.py).
+    alone_intents: set[tuple[int, int]] = field(default_factory=set)
 
     # --- identity -------------------------------------------------------------------------------
 
@@ -163,6 +168,16 @@ class Table:
     def is_full(self) -> bool:
         return not self.free_positions()
 
+    def partner_answered(self, seat: int, version: int) -> bool:
+        """Did the state the button was drawn for end with the partner's answer? (Truco: either
+        player of a pair may answer; the second gets 'already answered'.)"""
+        index = version - self.start_version  # the first action taken after that version
+        actions = self.record.actions
+        if not 0 <= index < len(actions):
+            return False
+        other, action = actions[index]
+        return other != seat and team_of(other) == team_of(seat) and action in ANSWERS
+
 
 @dataclass(frozen=True)
 class ActResult:
@@ -194,6 +209,8 @@ class TableHost(Protocol):
     """What the lobby verbs, the bot seats and the turn timers use of the table service."""
 
     store: TableStore
+    # The (shard_id, shard_count) pairs whose guilds this process owns; None: every guild.
+    shards: list[tuple[int, int]] | None
 
     def now(self) -> float:
         """The service's clock (tests and the emulator move it)."""

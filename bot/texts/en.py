@@ -60,6 +60,7 @@ STRINGS: dict[str, str] = {
     "error.missing_permissions": "I need these permissions in this channel: {permissions}.",
     "error.user_missing_permissions": "You need these permissions: {permissions}.",
     "error.check_failed": "You can't use this command here.",
+    "error.command_out_of_date": "This command is out of date. Reload Discord and try again.",
     # slash command and option names (lower case, no spaces, at most 32 characters)
     "cmd.name.euchre": "euchre",
     "cmd.name.truco": "truco",
@@ -195,6 +196,12 @@ STRINGS: dict[str, str] = {
     "table.hand_value": "Worth {value} points",
     "options.coberta": "coberta",
     "hand.button.cover": "{card} face down",
+    "hand.button.alone_off": "Go alone: off",
+    "hand.button.alone_on": "Go alone: on",
+    "hand.alone_intent.off": "Going alone? Switch it on before trump is made; otherwise you stay. "
+    "If you make trump, your bid says it.",
+    "hand.alone_intent.on": "You go alone once trump is made, unless your partner already did. "
+    "If you make trump, your bid says it.",
     "event.truco.covered": "Played face down: {cards}.",
     "table.pending_ask": "{team} asks {ask}: accepting makes it {value}, running gives {run_value}",
     "table.hand_of_ten": "Mão de dez: {team} decides",
@@ -494,6 +501,7 @@ STRINGS: dict[str, str] = {
     "settings.pings.True": "on",
     "settings.pings.False": "off",
     "settings.button": "{setting}: {value}",
+    "lobby.rule.coberta": "Coberta",
     "lobby.settings": "Table settings (the host may change them)",
     "lobby.setting_line": "{setting}: **{value}**",
     "cmd.new.turn_timer": "Time for a turn before a bot plays it (default 2 min)",
@@ -505,6 +513,14 @@ STRINGS: dict[str, str] = {
     "table.button.back": "I'm back",
     "table.button.leave": "Leave",
     "table.left": "You left the table; a bot plays your seat. The result counts for the others.",
+    "table.left.closed": "You left, and nobody else was seated: the table is closed and this "
+    "game is not counted.",
+    "table.left.after_game": "You left the table; your seat is free for the next game.",
+    "table.leave.confirm": "Leave this game? A bot will play your seat, and the result counts "
+    "for the others.",
+    "table.leave.confirm_last": "Leave this game? You're the last player here: the table closes "
+    "and the game is not counted.",
+    "table.leave.button": "Leave the game",
     "table.back": "Welcome back — your seat is yours again.",
     "ping.turn": "🃏 {who}: your turn at the {game} table. {url}",
     "ping.warning": "⏳ {who}: half your time is gone — a bot plays for you {when}. {url}",
@@ -583,6 +599,41 @@ STRINGS: dict[str, str] = {
     "chart.win_share": "Wins by month",
     "chart.score_by_hand": "Score by hand",
     "chart.hand": "hand",
+    # --- issue 22: replay, review, hand records (Discord side) ---
+    "replay.cmd": "Replay a finished game step by step, with pictures.",
+    "replay.cmd.game": "The game's number (see /history)",
+    "replay.cmd.record": "A hand record file to replay",
+    "replay.cmd.missing": "Give a game number (see /history) or attach a hand record file.",
+    "replay.title": "Replay — {game}, game {id} · hand {hand} of {hands}",
+    "replay.footer": "Step {step} of {steps} · ⏮ ◀ ▶ ⏭ to move, or pick a hand",
+    "replay.hand": "Hand {number}",
+    "replay.pick_hand": "Jump to a hand…",
+    "replay.seat": "Seat {number}",
+    "replay.button.replay": "Replay",
+    "replay.button.review": "Review my play",
+    "replay.button.export": "Hand record",
+    "replay.button.post": "Post to channel",
+    "replay.summary.footer": "Game {id}",
+    "replay.posted_by": "Shared by {user}",
+    "replay.exported": "The hand record of game {id}. `/replay record:` reads it back.",
+    "replay.record.too_big": "That file is too big to be a hand record.",
+    "replay.record.bad": "That file doesn't replay: {error}",
+    "replay.record.title": "{game} — from a hand record",
+    "replay.record.result": "Final score {score0}–{score1} · {hands} hands · {actions} moves",
+    "result.story": "The story",
+    "review.title": "Review of your play — {game}, game {id}",
+    "review.progress": "Reviewing… {done}/{total}",
+    "review.not_a_player": "Only the people who played this game can review their play.",
+    "review.counts": "{decisions} decisions reviewed: {inaccuracies} inaccuracies,"
+    " {mistakes} mistakes, {blunders} blunders.",
+    "review.clean": "Nothing to mark: well played!",
+    "review.verdict.inaccuracy": "inaccuracy",
+    "review.verdict.mistake": "mistake",
+    "review.verdict.blunder": "blunder",
+    "review.line.points": "**{number}.** Hand {hand}: you chose {chosen} — {verdict}"
+    " (−{loss} points); the bot preferred {best}",
+    "review.line.percent": "**{number}.** Hand {hand}: you chose {chosen} — {verdict}"
+    " (−{loss}% chance to win); the bot preferred {best}",
 }
 
 # Counted words: (singular, plural) English forms; each catalog has its language's plural forms.

@@ -7,6 +7,8 @@ from typing import Any
 
 import discord
 
+from bot.ui.rest import is_transport_error
+
 log = logging.getLogger(__name__)
 
 
@@ -32,3 +34,8 @@ async def say(interaction: discord.Interaction[Any], text: str) -> None:
             await interaction.followup.send(text, ephemeral=True)
     except discord.HTTPException:
         log.warning("could not answer interaction %s", interaction.id, exc_info=True)
+    except Exception as error:
+        if not is_transport_error(error):
+            raise
+        # No HTTP answer at all (dropped connection, closed session): one line, no traceback.
+        log.warning("could not answer interaction %s: %r", interaction.id, error)

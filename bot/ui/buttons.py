@@ -22,6 +22,7 @@ from bot.ui import discord_internals
 from bot.ui.answer import locale_of, say
 from bot.ui.bot_of import bot_of
 from bot.ui.custom_ids import GAME_ACTION_TEMPLATE, TABLE_BUTTON_TEMPLATE
+from bot.ui.rest import is_transport_error
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +72,10 @@ class KeyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"
         # discord.py only logs a DynamicItem callback's exception: answer whatever happens.
         try:
             await self.handle(interaction, self.item.custom_id or "")
-        except Exception:
+        except Exception as error:
+            if is_transport_error(error):  # no answer can travel: one line, no traceback
+                log.warning("click on %s not answered: %r", self.item.custom_id, error)
+                return
             log.exception("click on %s failed", self.item.custom_id)
             await say(interaction, t("error.unexpected", locale_of(interaction)))
 

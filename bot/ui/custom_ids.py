@@ -5,11 +5,24 @@
   the hand was drawn: a click on an older one applies nothing (see TableService.act).
 - Table buttons, version-free: `tb:{table}:{verb}` with verb one of `hand` (Show my hand, on the
   table message), `refresh` (on a hand message), `join`, `leave`, `bot`, `start`, `cancel`,
-  `again` (Play again: ready), `go` (the host starts the next game now), `back` (I'm back);
+  `again` (Play again: ready), `go` (the host starts the next game now), `back` (I'm back),
+  `quit` (the confirmed Leave of a running game), `alone` / `stay` (euchre: switch "Go alone"
+  on or off in a hand, bot/tables/alone.py);
   `tb:{table}:seat:{position}` (sit at a lobby position 0..3), `tb:{table}:set:{setting}`
   (the host moves a table setting to its next value) and `tb:{table}:bot:{level}` (add a bot of
   level easy, normal or hard; a bare `bot`, on lobby messages older than the levels, adds a
   normal one).
+
+- After a game (issue 22), keys of a finished game, version-free: `ag:{game}:{verb}` with verb
+  `hand` (the replay's hand picker, a select whose value is the step), `export` (send the hand
+  record file), `review` (review my play), `post` (post the game's summary to the channel); and
+  `ag:{game}:open:{step}` (open the replay at a step in a new private message) or
+  `ag:{game}:step:{step}` (turn the replay to a step, in place; `jump:{step}` the same for ⏮ ⏭,
+  so that the four buttons' ids differ at either end). `{game}` is the finished game's
+  id. The end-of-game message is drawn before that id exists, so its buttons carry the table
+  and the game's seed instead: `ge:{table}:{seed}:{verb}` (verb `open`, `review`, `export`),
+  which storage turns into the game id. `ps:{user}:{game}` posts a player's /stats (game
+  `euchre`, `truco` or `all`) to the channel.
 
 Parsing is strict: anything else — a forged or garbled id — is None, and the user is told the
 button is not valid. The DynamicItem templates match the prefixes broadly (`t:.*`, `tb:.*`) so
@@ -32,7 +45,21 @@ _ACTION = r"[a-z]{1,10}(?::[A-Za-z0-9]{1,6}){0,2}"
 _NUMBER = r"(?:0|[1-9][0-9]{0,18})"
 GAME_ACTION_ID = re.compile(rf"t:(?P<table>{_NUMBER}):(?P<version>{_NUMBER}):(?P<action>{_ACTION})")
 TABLE_VERBS = frozenset(
-    {"hand", "refresh", "join", "leave", "bot", "start", "cancel", "again", "go", "back"}
+    {
+        "hand",
+        "refresh",
+        "join",
+        "leave",
+        "quit",
+        "bot",
+        "start",
+        "cancel",
+        "again",
+        "go",
+        "back",
+        "alone",
+        "stay",
+    }
 )
 TABLE_BUTTON_ID = re.compile(
     rf"tb:(?P<table>{_NUMBER}):(?:(?P<verb>[a-z]{{1,10}})|seat:(?P<position>[0-3])"
@@ -40,9 +67,22 @@ TABLE_BUTTON_ID = re.compile(
     rf"|bot:(?P<level>{'|'.join(LEVELS)}))"
 )
 
+AFTER_VERBS = frozenset({"hand", "export", "review", "post"})
+AFTER_GAME_ID = re.compile(
+    rf"ag:(?P<game>{_NUMBER}):(?:(?P<verb>[a-z]{{1,10}})|(?P<move>open|step|jump):(?P<step>[0-9]{{1,5}}))"
+)
+ENDED_VERBS = frozenset({"open", "review", "export"})
+ENDED_GAME_ID = re.compile(
+    rf"ge:(?P<table>{_NUMBER}):(?P<seed>[0-9]{{1,20}}):(?P<verb>open|review|export)"
+)
+POST_STATS_ID = re.compile(rf"ps:(?P<user>{_NUMBER}):(?P<game>euchre|truco|all)")
+
 # The DynamicItem templates: broad on purpose (see the module docstring).
 GAME_ACTION_TEMPLATE = r"t:(?P<rest>.{0,98})"
 TABLE_BUTTON_TEMPLATE = r"tb:(?P<rest>.{0,97})"
+AFTER_GAME_TEMPLATE = r"ag:(?P<rest>.{0,97})"
+ENDED_GAME_TEMPLATE = r"ge:(?P<rest>.{0,97})"
+POST_STATS_TEMPLATE = r"ps:(?P<rest>.{0,97})"
 
 
 @dataclass(frozen=True)
@@ -120,3 +160,83 @@ def parse_table_button(custom_id: str) -> TableButtonId | None:
     if verb not in TABLE_VERBS:
         return None
     return TableButtonId(table, verb)
+
+
+# --- after a game (issue 22) ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AfterGameId:
+    game_id: int
+    verb: str  # one of AFTER_VERBS, "open", "step" or "jump"
+    step: int | None = None  # with "open" and "step"
+
+    def __str__(self) -> str:
+        if self.step is not None:
+            return f"ag:{self.game_id}:{self.verb}:{self.step}"
+        return f"ag:{self.game_id}:{self.verb}"
+
+
+@dataclass(frozen=True)
+class EndedGameId:
+    table_id: int
+    seed: int
+    verb: str  # one of ENDED_VERBS
+
+    def __str__(self) -> str:
+        return f"ge:{self.table_id}:{self.seed}:{self.verb}"
+
+
+@dataclass(frozen=True)
+class PostStatsId:
+    user_id: int
+    game: str | None  # None: every game kind
+
+    def __str__(self) -> str:
+        return f"ps:{self.user_id}:{self.game or 'all'}"
+
+
+def after_game_id(game_id: int, verb: str, step: int | None = None) -> str:
+    custom_id = str(AfterGameId(game_id, verb, step))
+    if parse_after_game(custom_id) != AfterGameId(game_id, verb, step):
+        raise ValueError(f"cannot make an after-game id for {verb!r}")
+    return custom_id
+
+
+def ended_game_id(table_id: int, seed: int, verb: str) -> str:
+    custom_id = str(EndedGameId(table_id, seed, verb))
+    if parse_ended_game(custom_id) is None:
+        raise ValueError(f"cannot make an end-of-game id for {verb!r}")
+    return custom_id
+
+
+def parse_after_game(custom_id: str) -> AfterGameId | None:
+    match = AFTER_GAME_ID.fullmatch(custom_id)
+    if match is None or len(custom_id) > MAX_CUSTOM_ID:
+        return None
+    game = int(match["game"])
+    if game > MAX_ID or game == 0:
+        return None
+    if match["move"] is not None:
+        return AfterGameId(game, match["move"], int(match["step"]))
+    if match["verb"] not in AFTER_VERBS:
+        return None
+    return AfterGameId(game, match["verb"])
+
+
+def parse_ended_game(custom_id: str) -> EndedGameId | None:
+    match = ENDED_GAME_ID.fullmatch(custom_id)
+    if match is None or len(custom_id) > MAX_CUSTOM_ID:
+        return None
+    table, seed = int(match["table"]), int(match["seed"])
+    if table > MAX_ID or seed >= 2**64:
+        return None
+    return EndedGameId(table, seed, match["verb"])
+
+
+def parse_post_stats(custom_id: str) -> PostStatsId | None:
+    match = POST_STATS_ID.fullmatch(custom_id)
+    if match is None or int(match["user"]) > MAX_ID:
+        return None
+    game = match["game"]
+    return PostStatsId(int(match["user"]), None if game == "all" else game)

@@ -40,9 +40,11 @@ from bot.storage import (
 from bot.tables.games import GAME_NAMES
 from bot.tables.results import STATS
 from bot.texts import n, t
+from bot.ui.after_buttons import AfterGameButton
 from bot.ui.answer import locale_of, say, server_locale_of
 from bot.ui.bot_of import bot_of
 from bot.ui.buttons import KeyButton, detach
+from bot.ui.custom_ids import after_game_id
 from bot.ui.events import team_name
 from bot.ui.game_log import UnreadableGame, log_pages, timestamp
 from bot.ui.names import shown_name
@@ -418,9 +420,8 @@ def log_message(game: FinishedGame, page: int, locale: str | None = None) -> Mes
     embed.set_footer(
         text=t("history.log.footer", locale, id=game.id, page=page + 1, pages=len(pages))
     )
-    view = None
+    view = discord.ui.View(timeout=None)
     if len(pages) > 1:
-        view = discord.ui.View(timeout=None)
         _pager(
             view,
             GameLogButton,
@@ -428,6 +429,19 @@ def log_message(game: FinishedGame, page: int, locale: str | None = None) -> Mes
             page,
             page + 1 < len(pages),
             row=0,
+        )
+    # Replay, review, record and post (bot/ui/replay.py answers their `ag:` ids).
+    for verb, key in (
+        ("open", "replay"),
+        ("review", "review"),
+        ("export", "export"),
+        ("post", "post"),
+    ):
+        step = 0 if verb == "open" else None
+        view.add_item(
+            AfterGameButton(
+                after_game_id(game.id, verb, step), label=t(f"replay.button.{key}", locale), row=1
+            )
         )
     return MessageParts(content="", embed=embed, view=view)
 

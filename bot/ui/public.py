@@ -13,7 +13,8 @@ Turn pings go through the same worker and the same pacing: Discord notifies nobo
 edited into a message, so when the turn passes to a human (or half their time is gone) the
 worker deletes the table's previous ping and sends a short NEW message mentioning exactly the
 players to act (`allowed_mentions` names them). The channel holds at most one ping per table;
-its id is stored, so after a restart the old ping is deleted too.
+its id is stored, so after a restart the old ping is deleted too (and cleared before it is
+deleted, so a restart never deletes it twice).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ import discord
 from bot.tables.errors import TableError
 from bot.tables.service import Table, TableService
 from bot.ui import render, rest
+from bot.ui.budget import GlobalBudget, Priority
 from bot.ui.buttons import detach
 from bot.ui.table_picture import TablePictures, wants_picture
 
@@ -98,8 +100,11 @@ class PublicMessages:
         max_edits: int = DEFAULT_MAX_EDITS,
         per_seconds: float = DEFAULT_PER_SECONDS,
         clock: Callable[[], float] = time.monotonic,
+        budget: GlobalBudget | None = None,
     ) -> None:
         self._client = client
+        # Every request here is on a global-bound route: each takes from the token's budget.
+        self.budget = budget if budget is not None else GlobalBudget()
         self._service = service
         # Public so a test can scale the window together with the emulator's.
         self.max_edits = max_edits
@@ -224,7 +229,12 @@ class PublicMessages:
             return
         old = table.record.ping_message_id
         if old is not None:
+            # "No ping" is stored before the delete: a crash between the two then leaves a
+            # ping in the channel rather than an id the restart would delete again (a 404).
+            with contextlib.suppress(TableError):
+                await self._service.set_ping(table.id, None)
             await self._wait_for_slot(channel)
+            await self.budget.take(Priority.REST)
             messages = self._client.get_partial_messageable(table.channel_id)
             try:
                 await messages.get_partial_message(old).delete()
@@ -238,6 +248,7 @@ class PublicMessages:
         if ping is not None:
             content, user_ids = ping
             await self._wait_for_slot(channel)
+            await self.budget.take(Priority.PING)
             try:
                 new_id = await rest.send_channel_message(
                     self._client,
@@ -256,7 +267,7 @@ class PublicMessages:
             self._pinged.pop(table.id, None)
         else:
             self._pinged[table.id] = wanted
-        if new_id != old:
+        if new_id is not None:
             with contextlib.suppress(TableError):  # closed meanwhile: nothing to remember
                 await self._service.set_ping(table.id, new_id)
 
@@ -282,6 +293,10 @@ class PublicMessages:
             return
         message_id = table.message_id
         assert message_id is not None
+        # The token is taken just before the request (not before drawing the picture, which
+        # can take a while): requests go out at the budget's pace, not in bunches. A state
+        # newer than this drawing queues the table again (coalesced: the latest state wins).
+        await self.budget.take(Priority.WATCHED)
         try:
             await rest.edit_channel_message(self._client, table.channel_id, message_id, parts)
         except discord.NotFound:
@@ -338,6 +353,7 @@ class PublicMessages:
         channel = self._client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         key, parts = await self.draw(table)
         try:
+            await self.budget.take(Priority.WATCHED)
             message = await channel.send(**send_kwargs(parts))
         except discord.HTTPException as error:
             log.warning(
@@ -353,6 +369,7 @@ class PublicMessages:
         self._shown[table.id] = key
         if retire is not None:
             old = channel.get_partial_message(retire)
+            await self.budget.take(Priority.REST)
             try:
                 await old.delete()
             except discord.HTTPException:

@@ -15,13 +15,16 @@ import discord
 
 from bot.engine.common import team_of
 from bot.pictures.scene import SeatScene
+from bot.tables import alone
 from bot.tables.bot_moves import DEFAULT_LEVEL, LEVELS
+from bot.tables.lobby import LOBBY_RULES
 from bot.tables.service import Table
 from bot.tables.settings import SETTINGS, setting_of
+from bot.tables.story import game_story, story_lines
 from bot.texts import n, t
 from bot.ui.cards import card_text, cards_text, suit_text
 from bot.ui.components import Buttons
-from bot.ui.custom_ids import game_action_id, table_button_id
+from bot.ui.custom_ids import ended_game_id, game_action_id, table_button_id
 from bot.ui.events import cards_line, event_sentence, team_name
 from bot.ui.names import shown_name
 from bot.ui.table_picture import URL as PICTURE_URL
@@ -221,6 +224,19 @@ def lobby_message(table: Table, locale: str | None = None) -> MessageParts:
         view.add(
             table_button_id(table.id, "set", setting=setting.name),
             label=t("settings.button", locale, setting=name, value=value),
+            row=3,
+        )
+    for rule in LOBBY_RULES.get(table.game_name, ()):  # truco's coberta (T15)
+        on = bool(table.options.get(rule, False))
+        view.add(
+            table_button_id(table.id, "set", setting=rule),
+            label=t(
+                "settings.button",
+                locale,
+                setting=t(f"lobby.rule.{rule}", locale),
+                value=t(f"settings.pings.{on}", locale),
+            ),
+            style=Style.success if on else Style.secondary,
             row=3,
         )
     content = _notice(table, locale) + t(
@@ -592,10 +608,31 @@ def result_message(table: Table, locale: str | None = None) -> MessageParts:
     )
     buttons.add(table_button_id(table.id, "go"), label=t("result.button.start_now", locale))
     buttons.add(table_button_id(table.id, "leave"), label=t("table.button.leave", locale))
+    _after_game(embed, buttons, table, locale)
     content = _notice(table, locale) + t(
         "result.content", locale, team=team_name(winner, locale), players=winners
     )
     return MessageParts(content=content, embed=embed, view=buttons)
+
+
+def _after_game(embed: discord.Embed, buttons: Buttons, table: Table, locale: str | None) -> None:
+    """The game's story, and its replay, review and record (issue 22): the buttons carry the
+    table and the seed, which storage turns into the recorded game's id."""
+    game, seed = table.game, table.record.seed
+    if game is None or seed is None:
+        return
+    story = game_story(game)
+    lines = story_lines(
+        story,
+        lambda seat: seat_name(table, seat, locale),
+        lambda team: team_name(team, locale),
+        locale,
+    )
+    embed.add_field(name=t("result.story", locale), value="\n".join(lines)[-1024:], inline=False)
+    for verb, key in (("open", "replay"), ("review", "review"), ("export", "export")):
+        buttons.add(
+            ended_game_id(table.id, seed, verb), label=t(f"replay.button.{key}", locale), row=1
+        )
 
 
 def closed_message(table: Table, locale: str | None = None) -> MessageParts:
@@ -795,6 +832,9 @@ def hand_message(
         lines.append(t("hand.trick", locale, cards=cards_line(view["trick"], name_of)))
     lines.append(t("table.scores", locale, team0=view["scores"][0], team1=view["scores"][1]))
     lines.append(hand_prompt(table, view, locale))
+    if alone.may_toggle(table, seat):
+        on = alone.intends(table, seat)
+        lines.append(t("hand.alone_intent.on" if on else "hand.alone_intent.off", locale))
     if note:
         lines.append(f"*{note}*")
 
@@ -838,7 +878,11 @@ def hand_message(
             style=Style.secondary,
             row=1,
         )
-    decisions = [a for a in legal if a.split(":")[0] not in ("play", "discard", "cover")]
+    decisions = [
+        a
+        for a in alone.alone_variants(table, legal)
+        if a.split(":")[0] not in ("play", "discard", "cover")
+    ]
     for index, action in enumerate(decisions):
         buttons.add(
             game_action_id(table.id, version, action),
@@ -847,4 +891,13 @@ def hand_message(
             row=2 + index // 5,
         )
     buttons.add(table_button_id(table.id, "refresh"), label=t("hand.button.refresh", locale), row=4)
+    if alone.may_toggle(table, seat):
+        # Euchre's going-alone answer, chosen ahead (bot/tables/alone.py): one optional click.
+        on = alone.intends(table, seat)
+        buttons.add(
+            table_button_id(table.id, "stay" if on else "alone"),
+            label=t("hand.button.alone_on" if on else "hand.button.alone_off", locale),
+            style=Style.success if on else Style.secondary,
+            row=4,
+        )
     return MessageParts(content="\n".join(lines), embed=None, view=buttons, version=version)

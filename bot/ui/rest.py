@@ -12,14 +12,47 @@ The parts of discord.py they lean on are in bot/ui/discord_internals.py, pinned 
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 
 from bot.ui import discord_internals as internals
 
 if TYPE_CHECKING:
     from bot.ui.render import MessageParts
+
+log = logging.getLogger(__name__)
+
+# "Interaction has already been acknowledged": a retried answer whose first try did arrive.
+ALREADY_ACKNOWLEDGED = 40060
+
+
+def is_transport_error(error: BaseException) -> bool:
+    """The request never got an HTTP answer: the connection dropped or could not be made, or
+    the bot's HTTP session is closed (the bot is going down). Not a refusal by Discord."""
+    if isinstance(error, aiohttp.ClientError | OSError):
+        return True
+    return isinstance(error, RuntimeError) and "Session is closed" in str(error)
+
+
+async def once_more_if_dropped(what: str, send: Callable[[], Awaitable[None]]) -> None:
+    """Send; if the connection dropped under the request, send it once more. Safe for what
+    this wraps: an interaction answer (a second one that finds the first arrived is refused
+    with 40060, which means done) and an edit (the same edit twice shows the same thing)."""
+    try:
+        await send()
+        return
+    except aiohttp.ClientConnectionError as error:
+        first = error
+    try:
+        await send()
+    except discord.HTTPException as error:
+        if error.code != ALREADY_ACKNOWLEDGED:
+            raise
+    log.warning("%s: connection dropped (%s); sent again", what, type(first).__name__)
 
 
 async def update_clicked(interaction: discord.Interaction[Any], parts: MessageParts) -> None:
@@ -30,20 +63,30 @@ async def update_clicked(interaction: discord.Interaction[Any], parts: MessagePa
         previous_allowed_mentions=interaction.client.allowed_mentions,
         **parts.kwargs(),
     ) as params:
-        await internals.post_callback(interaction, params)
+        await once_more_if_dropped(
+            f"answer to interaction {interaction.id}",
+            lambda: internals.post_callback(interaction, params),
+        )
     internals.mark_answered(interaction.response, kind)
 
 
 async def defer_update(interaction: discord.Interaction[Any]) -> None:
     """Acknowledge a click now and edit its message later (type 6)."""
     kind = discord.InteractionResponseType.deferred_message_update
-    await internals.post_callback(interaction, internals.response_params(kind.value))
+    params = internals.response_params(kind.value)
+    await once_more_if_dropped(
+        f"deferral of interaction {interaction.id}",
+        lambda: internals.post_callback(interaction, params),
+    )
     internals.mark_answered(interaction.response, kind)
 
 
 async def edit_original(interaction: discord.Interaction[Any], parts: MessageParts) -> None:
     """Show `parts` in the message a deferred click came from."""
-    await edit_hand(interaction.client, interaction.token, None, parts)
+    await once_more_if_dropped(
+        f"answer to interaction {interaction.id}",
+        lambda: edit_hand(interaction.client, interaction.token, None, parts),
+    )
 
 
 async def edit_hand(

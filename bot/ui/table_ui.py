@@ -43,13 +43,17 @@ from bot.tables.service import CHANGE_RESTORED, Table, TableService
 from bot.tables.settings import BY_NAME
 from bot.texts import t
 from bot.ui import render, rest
+from bot.ui.after_buttons import DYNAMIC_ITEMS as AFTER_GAME_ITEMS
 from bot.ui.answer import locale_of, say
+from bot.ui.budget import GlobalBudget, Priority
 from bot.ui.buttons import DYNAMIC_ITEMS, detach
 from bot.ui.card_emojis import CardEmojis
-from bot.ui.custom_ids import parse_game_action, parse_table_button
+from bot.ui.components import Buttons
+from bot.ui.custom_ids import parse_game_action, parse_table_button, table_button_id
 from bot.ui.discord_internals import template_of
 from bot.ui.leaderboard import DYNAMIC_ITEMS as BOARD_ITEMS
 from bot.ui.live_hands import LiveHands
+from bot.ui.outage import OutageLog, is_storage_outage
 from bot.ui.public import PublicMessages, send_kwargs
 from bot.ui.seat_picture import SeatPictures, Shown
 from bot.ui.translator import command_text
@@ -90,6 +94,7 @@ class TableUI:
         max_edits: int | None = None,
         per_seconds: float | None = None,
         clock: Callable[[], float] = time.time,
+        budget: GlobalBudget | None = None,
     ) -> None:
         self.client = client
         self.service = service
@@ -99,11 +104,15 @@ class TableUI:
             pacing["max_edits"] = max_edits
         if per_seconds is not None:
             pacing["per_seconds"] = per_seconds
-        self.public = PublicMessages(client, service, **pacing)
+        # The token's budget for global-bound routes (bot/ui/budget.py): channel posts, edits
+        # and deletes; answers to interactions are exempt and never wait on it.
+        self.budget = budget if budget is not None else GlobalBudget()
+        self.public = PublicMessages(client, service, budget=self.budget, **pacing)
         self.card_emojis = CardEmojis()
         self.seat_pictures = SeatPictures(clock)  # the table service's clock: time left
         self.live_hands = LiveHands(client, service, self.card_emojis, pictures=self.seat_pictures)
         self._background: set[asyncio.Task[None]] = set()
+        self.outage = OutageLog()
         service.add_listener(self._on_table_change)
 
     def _on_table_change(self, table: Table, change: str) -> None:
@@ -138,14 +147,31 @@ class TableUI:
         interaction: discord.Interaction[Any],
         table_id: int | None,
         work: Callable[[str], Awaitable[None]],
+        *,
+        writes: bool = True,
     ) -> None:
+        """Run `work` and answer whatever happens. `writes`: the work writes to the database
+        when it succeeds, so its success ends an outage."""
         locale = locale_of(interaction)
         try:
             await work(locale)
+            if writes:
+                self.outage.worked()
         except TableError as error:
             await say(interaction, self.error_text(error, locale))
-        except Exception:
-            log.exception("interaction %s failed at table %s", interaction.id, table_id)
+        except Exception as error:
+            if rest.is_transport_error(error):
+                # The answer itself could not travel (already sent again once where that is
+                # safe): nothing can reach the user now, and it is no bug of ours to trace.
+                log.warning(
+                    "interaction %s at table %s not answered: %r", interaction.id, table_id, error
+                )
+                return
+            if is_storage_outage(error):
+                # Logged as one outage (start, a count, end), not a traceback per click.
+                self.outage.refused(error, f"interaction at table {table_id}")
+            else:
+                log.exception("interaction %s failed at table %s", interaction.id, table_id)
             await say(interaction, t("error.unexpected", locale))
 
     async def in_time(
@@ -270,12 +296,20 @@ class TableUI:
                 with self.live_hands.answering(table_id, user.id):
                     await self._show_hand(interaction, table_id, verb, locale)
                 return
+            if verb in ("alone", "stay"):  # euchre: "Go alone" switched in a hand
+                await service.set_alone_intent(table_id, user.id, verb == "alone")
+                with self.live_hands.answering(table_id, user.id):
+                    await self._show_hand(interaction, table_id, "refresh", locale)
+                return
             table = service.get(table_id)
+            if verb == "leave" and table.status == "playing":
+                # Issue 21 item 2: leaving a running game asks first (one more, private click).
+                await self._confirm_leave(interaction, table, locale)
+                return
             # Answered privately: what the click did to the clicker's own seat.
             private = {
                 "back": "table.back",
                 "again": "result.you_are_ready",
-                "leave": None if table.status == "lobby" else "table.left",
             }.get(verb)
             # Lobby and end-of-game buttons change the public message itself: a refusal is
             # answered privately; a change is acknowledged with a deferred update and shown by
@@ -285,7 +319,7 @@ class TableUI:
                 change = service.join(table_id, user.id, name)
             elif verb == "seat":
                 change = service.join(table_id, user.id, name, position=parsed.position)
-            elif verb == "leave":
+            elif verb in ("leave", "quit"):
                 change = service.leave(table_id, user.id)
             elif verb == "bot":
                 level = parsed.level or DEFAULT_LEVEL
@@ -303,7 +337,10 @@ class TableUI:
                 change = service.start_now(table_id, user.id)
             else:  # "again"
                 change = service.play_again(table_id, user.id)
+            status = table.status
             changed = await self.in_time(interaction, change)
+            if verb in ("leave", "quit") and status != "lobby":
+                private = left_key(status, changed)
             if verb == "again" and changed.status != "finished":
                 # This click was the last one needed: the game has started (issue 21 item 4).
                 private = "result.everyone_ready"
@@ -312,7 +349,31 @@ class TableUI:
             elif not interaction.response.is_done():
                 await interaction.response.defer()
 
-        await self.guarded(interaction, table_id, work)
+        await self.guarded(interaction, table_id, work, writes=verb not in ("hand", "refresh"))
+
+    @staticmethod
+    async def _confirm_leave(
+        interaction: discord.Interaction[Any], table: Table, locale: str
+    ) -> None:
+        """Ask before a player leaves a running game: the answer says what leaving does (a bot
+        takes the seat, or — the last person seated — the table closes, the game uncounted)."""
+        last = table.humans() == [interaction.user.id]
+        buttons = Buttons()
+        buttons.add(
+            table_button_id(table.id, "quit"),
+            label=t("table.leave.button", locale),
+            style=discord.ButtonStyle.danger,
+        )
+        parts = render.MessageParts(
+            content=t("table.leave.confirm_last" if last else "table.leave.confirm", locale),
+            embed=None,
+            view=buttons,
+            files=[],
+        )
+        try:
+            await interaction.response.send_message(ephemeral=True, **send_kwargs(parts))
+        finally:
+            detach(parts.view)
 
     def _in_its_place(self, interaction: discord.Interaction[Any], table_id: int) -> bool:
         """A table's buttons work only in the table's own server and channel (issue 13 item
@@ -477,6 +538,7 @@ class TableUI:
                 channel = self.client.get_partial_messageable(
                     table.channel_id, guild_id=table.guild_id
                 )
+                await self.budget.take(Priority.WATCHED)
                 message_id: int | None = (await channel.send(**send_kwargs(parts))).id
             else:
                 response = await interaction.response.send_message(**send_kwargs(parts))
@@ -576,6 +638,7 @@ class TableUI:
         old = self.client.get_partial_messageable(
             table.channel_id, guild_id=table.guild_id
         ).get_partial_message(message_id)
+        await self.budget.take(Priority.REST)
         try:
             await old.delete()
             return
@@ -586,10 +649,20 @@ class TableUI:
                 "could not delete old message %s of table %s; neutralising it", message_id, table.id
             )
         parts = render.moved_message(table)
+        await self.budget.take(Priority.REST)
         try:
             await old.edit(**parts.kwargs())
         except discord.HTTPException:
             log.warning("could not neutralise old message %s of table %s", message_id, table.id)
+
+
+def left_key(status: str, table: Table) -> str:
+    """What leaving did, said truly (issue 21 item 1): `status` is the table's before."""
+    if table.closed:
+        return "table.left.closed"  # the last person left: nothing goes on, nothing counts
+    if status == "playing":
+        return "table.left"  # a bot plays the seat; the result counts for the others
+    return "table.left.after_game"  # the ready check: the seat is free for the next game
 
 
 def setting_choices(name: str) -> list[discord.app_commands.Choice[int]]:
@@ -618,7 +691,7 @@ def chosen_settings(
 
 def _templates() -> list[re.Pattern[str]]:
     """The custom_id templates of every button the bot sends (tables, leaderboard, history)."""
-    return [template_of(item) for item in DYNAMIC_ITEMS + BOARD_ITEMS]
+    return [template_of(item) for item in DYNAMIC_ITEMS + BOARD_ITEMS + AFTER_GAME_ITEMS]
 
 
 def _component_ids(components: Any) -> set[str]:

@@ -148,7 +148,8 @@ def test_demo_every_interaction_acknowledged_in_time(report: DemoReport) -> None
     emu = report.emulator
     assert emu.interactions, "Sam clicked"
     assert emu.violations == [] and emu.unhandled == [] and emu.bot_errors == []
-    assert emu.rate_limit_hits == [], "the table edits kept to the channel's bucket"
+    channel_hits = [r for r in emu.rate_limit_hits if "/channels/" in r.path]
+    assert channel_hits == [], "the table edits kept to the channel's bucket"
     assert not emu.user(PLAYER_NAME).failures
     for interaction in emu.interactions:
         assert interaction.ack_latency is not None

@@ -11,10 +11,12 @@ from collections.abc import Callable
 
 from bot.client import CardTableBot
 from bot.pictures.scene import scene_of
+from bot.tables.alone import split_bid
 from bot.texts import t
 from bot.ui.custom_ids import parse_game_action
 from emulator import Channel, Emulator, Message, SimulatedUser
 from emulator.state import MESSAGE_COMPONENT
+from tests.support.hardening import started_table
 from tests.support.play_driver import TableDriver, message_texts
 from tests.support.world import World
 
@@ -41,15 +43,6 @@ async def forged_click(
         source_message=message,
     )
     return await click.response()
-
-
-async def started_table(world: World, bot: CardTableBot, command: str) -> TableDriver:
-    driver = TableDriver(world.emu, bot, world.table, world.players)
-    lobby = await driver.open(world.alice, command, pings=False, turn_timer=0)
-    await driver.sit(lobby, world.players[1:], 0, world.alice)
-    await driver.start(lobby, world.alice)
-    await driver.settle()
-    return driver
 
 
 async def test_every_forged_click_is_answered_and_changes_nothing(
@@ -216,8 +209,12 @@ async def act_by(driver: TableDriver, choose: Callable[[list[str]], str]) -> Non
         if b.custom_id and not b.disabled and (parsed := parse_game_action(b.custom_id))
     }
     before = table.version
-    await person.click(hand, buttons[choose(sorted(buttons))])
-    assert table.version == before + 1
+    chosen = choose(sorted(buttons))
+    await person.click(hand, buttons[chosen])
+    # The click applies (then, in euchre, the table may answer people's going-alone question
+    # at once, each as that seat's own action: bot/tables/alone.py).
+    assert table.version > before
+    assert table.record.actions[before - table.start_version] == (seat, split_bid(chosen)[0])
 
 
 def field_names(message: Message) -> list[str]:

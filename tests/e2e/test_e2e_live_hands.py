@@ -10,6 +10,7 @@ import random
 import pytest
 
 from bot.client import CardTableBot
+from bot.tables import alone
 from bot.texts import t
 from bot.ui.custom_ids import parse_game_action
 from bot.ui.live_hands import LiveHands
@@ -54,7 +55,7 @@ async def play_in_hand(
     game = table.game
     assert game is not None
     version = table.version
-    legal = set(game.legal_actions(seat))
+    legal = set(alone.alone_variants(table, game.legal_actions(seat)))
 
     def ready(message: Message) -> bool:
         shown = enabled_actions(message).values()
@@ -66,7 +67,7 @@ async def play_in_hand(
     assert shown is hand  # updated in place
     assert table.version > version  # bots may have moved on already
     applied = table.record.actions[version - table.start_version]
-    assert applied == (seat, enabled_actions_action(custom_id))
+    assert applied == (seat, alone.bid_of(table, enabled_actions_action(custom_id))[0])
 
 
 def enabled_actions_action(custom_id: str) -> str:

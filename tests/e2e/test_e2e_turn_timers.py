@@ -200,8 +200,11 @@ async def test_leaving_mid_game_then_play_again_as_a_ready_check(
     position = table.position_of(dave.id)
     assert position is not None
 
-    # Dave leaves: a bot takes his seat and the game goes on.
-    left = await dave.click(message, "Leave")
+    # Dave leaves (asked first: issue 21 item 2): a bot takes his seat and the game goes on.
+    asked = await dave.click(message, "Leave")
+    assert asked.ephemeral and asked.content == t("table.leave.confirm", dave.locale)
+    assert table.position_of(dave.id) == position  # not yet
+    left = await dave.click(asked, t("table.leave.button", dave.locale))
     assert left.ephemeral and left.content == t("table.left", dave.locale)
     seat = table.seats[position]
     assert seat is not None and seat.is_bot and seat.left_user_id == dave.id

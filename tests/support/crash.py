@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from bot.storage import Database, HistoryEntry, ResultsRepository, SqliteTableStore
+from bot.tables import alone
 from bot.tables.games import EngineGame, rules_for
 from bot.tables.records import TableRecord
 from bot.tables.results import build_result
@@ -93,6 +94,11 @@ LAST_CARD = "last card (in flight)"
 IN_FLIGHT = "any click (in flight)"
 
 
+# The two sides of the commit a click in flight is forced onto (CrashScenario.forced_side).
+NOT_APPLIED = "not applied"
+APPLIED = "applied"
+
+
 EUCHRE_BIDDING = frozenset({"name_suit", "bidding1", "bidding2", "discard", "alone"})
 
 
@@ -148,6 +154,11 @@ class BotProcess:
                     lambda: self.emu.gateway.ready_count > before and self.emu.gateway.connected,
                     timeout=0.2,
                 )
+
+    def pause(self) -> None:
+        """SIGSTOP: the process runs no more code until it is killed."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGSTOP)
 
     async def kill(self) -> None:
         """SIGKILL: no cleanup of any kind runs in the bot."""
@@ -537,7 +548,8 @@ class CrashScenario:
             return  # killed in flight
         enabled = [b for b in game_buttons(hand) if not b.disabled]
         actions = {parse_game_action(b.custom_id).action for b in enabled}  # type: ignore[union-attr]
-        assert actions == set(game.legal_actions(seat)), "the buttons are the legal actions"
+        legal = alone.offered(record.game, record.options, game.legal_actions(seat))
+        assert actions == set(legal), "the buttons are the legal actions"
         assert hand_version(hand) == record.version, "the hand is drawn at the stored version"
         custom_id = None
         retry = run.retry
@@ -555,6 +567,7 @@ class CrashScenario:
             custom_id = self.rng.choice(enabled).custom_id
         assert custom_id is not None
         action = parse_game_action(custom_id).action  # type: ignore[union-attr]
+        action = alone.engine_action(record.game, record.options, action)
         probe = copy.deepcopy(game)
         probe.apply(seat, action)
         kind = LAST_CARD if probe.is_over else IN_FLIGHT
@@ -626,8 +639,15 @@ class CrashScenario:
             )
         kill = None if kind is None else self.wants_in_flight_kill(kind)
         if kill is not None:
+            side = self.forced_side(seat_action is not None, before)
+            if side == NOT_APPLIED:
+                self.bot.pause()  # it cannot read the click, let alone commit it
             interaction = await person.send_click(message, custom_id)
-            await asyncio.sleep(self.flight_delay(seat_action is not None))
+            if side == APPLIED:
+                assert before is not None
+                await self.wait_until_stored(before)
+            elif side is None:
+                await asyncio.sleep(self.flight_delay())
             flight = InFlight(interaction, run, kill, before, seat_action)
             self.in_flight.append(flight)
             if message.ephemeral:
@@ -651,14 +671,29 @@ class CrashScenario:
             return IN_FLIGHT
         return None
 
-    def flight_delay(self, game_action: bool) -> float:
+    def forced_side(self, game_action: bool, before: TableRecord | None) -> str | None:
+        """The first two game actions in flight cover both sides of the commit, whatever the
+        machine's load: the first is killed before the bot can read it (the process is stopped
+        first), the second once its action is in the database. None: at random after."""
+        if not game_action or before is None:
+            return None
+        earlier = sum(1 for f in self.in_flight if f.seat_action is not None)
+        return {0: NOT_APPLIED, 1: APPLIED}.get(earlier)
+
+    async def wait_until_stored(self, before: TableRecord, timeout: float = 30.0) -> None:  # noqa: ASYNC109
+        """Until the database holds a newer version of the table than `before`."""
+        assert self.store is not None
+        deadline = time.monotonic() + timeout
+        while True:
+            record = await self.store.get_table(before.id)
+            if record is not None and record.version > before.version:
+                return
+            assert time.monotonic() < deadline, "the click in flight was never committed"
+            await asyncio.sleep(0.005)
+
+    def flight_delay(self) -> float:
         """How long after the click the bot is killed: at once, within the bot's first
         milliseconds of work, or later (often after the answer)."""
-        # The first two game actions cover both sides of the commit for sure: killed at once
-        # (the bot never reads the click), and well after (its answer is back); then at random.
-        earlier = sum(1 for f in self.in_flight if f.seat_action is not None)
-        if game_action and earlier <= 1:
-            return 0.0 if earlier == 0 else 0.3
         roll = self.rng.random()
         if roll < 0.25:
             return 0.0

@@ -24,5 +24,8 @@ async def play_game(
     assert driver.check_private_messages(states) > 0
     await driver.check_result_recorded()
     driver.assert_no_failures()
-    assert not world.emu.rate_limit_hits, "the table message edits outran the channel's bucket"
+    # Channel routes only: the bot's start-up burst of emoji uploads may meet the global limit
+    # (as on Discord; discord.py waits it out), the table's messages must never.
+    channel_hits = [r for r in world.emu.rate_limit_hits if "/channels/" in r.path]
+    assert not channel_hits, "the table message edits outran the channel's bucket"
     return driver

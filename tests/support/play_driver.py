@@ -22,6 +22,7 @@ from bot.client import CardTableBot
 from bot.pictures.scene import scene_of
 from bot.pictures.table import table_png
 from bot.storage import ResultsRepository
+from bot.tables import alone
 from bot.tables.games import forget_old_events
 from bot.tables.records import TableRecord
 from bot.tables.service import Table, TableService
@@ -270,7 +271,9 @@ class TableDriver:
             if b.custom_id and b.custom_id.startswith("t:") and not b.disabled
         ]
         actions = {parse_game_action(b.custom_id).action for b in enabled}  # type: ignore[union-attr]
-        assert actions == set(game.legal_actions(seat)), "the buttons are the legal actions"
+        # The legal actions, and under euchre's alone=anyone each bid also "· alone" (issue 21).
+        offered = alone.alone_variants(table, game.legal_actions(seat))
+        assert actions == set(offered), "the buttons are the legal actions"
         if choose is None:
             button = rng.choice(enabled)
         else:
@@ -287,7 +290,8 @@ class TableDriver:
         self.clicks += 1
         await self.click_and_see_update(person, hand, button.custom_id or "")
         assert table.version > before
-        assert table.record.actions[before - start] == (seat, parsed.action)
+        applied = alone.bid_of(table, parsed.action)[0]
+        assert table.record.actions[before - start] == (seat, applied)
         return True
 
     async def play_to_end(

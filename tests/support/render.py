@@ -7,6 +7,7 @@ from typing import Any
 
 import discord
 
+from bot.tables import alone
 from bot.tables.games import rules_for
 from bot.tables.records import SeatRecord, TableRecord
 from bot.tables.service import Table
@@ -155,4 +156,4 @@ def check_step(table: Table) -> None:
                     enabled.add(game_id.action)
             else:
                 assert parse_table_button(button.custom_id or "") is not None
-        assert enabled == set(view["legal_actions"])
+        assert enabled == set(alone.alone_variants(table, view["legal_actions"]))

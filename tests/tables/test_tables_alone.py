@@ -1,0 +1,154 @@
+"""Issue 21 item 3: euchre's going-alone question (E14, alone=anyone) costs people no click and
+no wait: the maker says "alone" with the bid, anyone else may switch it on beforehand, and the
+table answers every person's question the moment it comes (bot/tables/alone.py). The engine's
+rule and order stay exact: each answer is that seat's own action in the log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.storage.backend import Storage
+from bot.tables.errors import ActionRefused
+from bot.tables.service import Table, TableService
+from tests.support.service import full_table, make_service, user_at
+
+
+async def euchre_table(db: Storage) -> tuple[TableService, Table]:
+    service = make_service(db)
+    table = await full_table(service, "euchre")  # four people, alone=anyone (the default)
+    assert table.options.get("alone", "anyone") == "anyone"
+    return service, table
+
+
+async def act(service: TableService, table: Table, seat: int, action: str) -> None:
+    await service.act(table.id, user_at(table, seat), action, table.version)
+
+
+async def to_first_bidder(service: TableService, table: Table) -> Any:
+    game = table.game
+    assert game is not None
+    while game.phase == "name_suit":  # a turned-up joker (not in the default deck)
+        await act(service, table, game.to_act[0], game.legal_actions(game.to_act[0])[0])
+    assert game.phase == "bidding1"
+    return game
+
+
+def alone_answers(table: Table) -> list[tuple[int, str]]:
+    return [(s, a) for s, a in table.record.actions if a in ("alone", "stay")]
+
+
+async def test_E14_anyone_people_are_answered_stay_at_once_without_a_click(
+    db: Storage,
+) -> None:
+    service, table = await euchre_table(db)
+    game = await to_first_bidder(service, table)
+    bidder = game.to_act[0]
+    await act(service, table, bidder, "order")
+    dealer = game.dealer
+    await act(service, table, dealer, game.legal_actions(dealer)[0])  # the dealer discards
+    # Nobody is asked: the play has begun, every person answered "stay", in the rule's order.
+    assert game.phase == "play"
+    order = [(dealer + k) % 4 for k in (1, 2, 3, 4)]
+    assert alone_answers(table) == [(s, "stay") for s in order]
+    assert game.view(None)["alone"] == []
+    # The table's version moved with each answer: the log and the version agree.
+    assert table.version == table.start_version + len(table.record.actions)
+
+
+async def test_E14_anyone_the_maker_orders_up_alone_with_the_bid(db: Storage) -> None:
+    service, table = await euchre_table(db)
+    game = await to_first_bidder(service, table)
+    bidder = game.to_act[0]
+    assert "order:alone" not in game.legal_actions(bidder)  # the engine's rule is unchanged
+    await act(service, table, bidder, "order:alone")
+    assert "order" in [a for s, a in table.record.actions if s == bidder]
+    dealer = game.dealer
+    if game.phase == "discard":  # E15 under anyone: the discard first, then the question
+        await act(service, table, dealer, game.legal_actions(dealer)[0])
+    assert game.phase == "play"
+    assert game.view(None)["alone"] == [bidder]
+    assert game.view(None)["sitting_out"] == [(bidder + 2) % 4]
+    assert (bidder, "alone") in alone_answers(table)
+
+
+async def test_E14_anyone_a_call_alone_in_the_second_round(db: Storage) -> None:
+    service, table = await euchre_table(db)
+    game = await to_first_bidder(service, table)
+    for _ in range(4):
+        await act(service, table, game.to_act[0], "pass")
+    bidder = game.to_act[0]
+    call = next(a for a in game.legal_actions(bidder) if a.startswith("call:"))
+    await act(service, table, bidder, call + ":alone")
+    assert game.phase == "play"
+    assert game.view(None)["alone"] == [bidder]
+
+
+async def test_E14_anyone_a_defender_switched_on_defends_alone(db: Storage) -> None:
+    service, table = await euchre_table(db)
+    game = await to_first_bidder(service, table)
+    bidder = game.to_act[0]
+    defender = (bidder + 1) % 4
+    await service.set_alone_intent(table.id, user_at(table, defender), True)
+    assert table.version == table.start_version  # a private switch: no version, no action
+    await act(service, table, bidder, "order")
+    if game.phase == "discard":
+        await act(service, table, game.dealer, game.legal_actions(game.dealer)[0])
+    assert game.phase == "play"
+    assert game.view(None)["alone"] == [defender]
+    assert (bidder, "stay") in alone_answers(table)
+
+
+async def test_E14_anyone_a_partner_who_went_first_makes_the_maker_sit_out(
+    db: Storage,
+) -> None:
+    """The rule's order is kept: the maker's partner, asked before the maker, went alone; the
+    maker is not asked and sits out although he said "alone" with his bid."""
+    service, table = await euchre_table(db)
+    game = await to_first_bidder(service, table)
+    dealer = game.dealer
+    # The bidder at the dealer's left passes; the dealer's partner (asked after the dealer's
+    # left, before the dealer) switched on; the dealer picks it up alone.
+    await service.set_alone_intent(table.id, user_at(table, (dealer + 2) % 4), True)
+    for _ in range(3):
+        await act(service, table, game.to_act[0], "pass")
+    assert game.to_act == [dealer]
+    await act(service, table, dealer, "order:alone")
+    await act(service, table, dealer, game.legal_actions(dealer)[0])
+    assert game.phase == "play"
+    assert game.view(None)["alone"] == [(dealer + 2) % 4]
+    assert dealer in game.view(None)["sitting_out"]
+    assert all(s != dealer for s, _ in alone_answers(table))
+
+
+async def test_E14_a_switch_turned_off_again_stays(db: Storage) -> None:
+    service, table = await euchre_table(db)
+    game = await to_first_bidder(service, table)
+    bidder = game.to_act[0]
+    await service.set_alone_intent(table.id, user_at(table, (bidder + 1) % 4), True)
+    await service.set_alone_intent(table.id, user_at(table, (bidder + 1) % 4), False)
+    await act(service, table, bidder, "order")
+    if game.phase == "discard":
+        await act(service, table, game.dealer, game.legal_actions(game.dealer)[0])
+    assert game.view(None)["alone"] == []
+
+
+async def test_E14_a_refused_alone_bid_leaves_no_answer_behind(db: Storage) -> None:
+    service, table = await euchre_table(db)
+    game = await to_first_bidder(service, table)
+    other = (game.to_act[0] + 1) % 4  # not their turn
+    with pytest.raises(ActionRefused):
+        await act(service, table, other, "order:alone")
+    assert not table.alone_intents
+
+
+async def test_E14_maker_rule_keeps_its_own_bids(db: Storage) -> None:
+    """alone=maker: the bids are the engine's own; no question, no switch."""
+    service = make_service(db)
+    table = await full_table(service, "euchre", {"alone": "maker"})
+    game = await to_first_bidder(service, table)
+    bidder = game.to_act[0]
+    await act(service, table, bidder, "order:alone")
+    assert game.view(None)["alone"] == [bidder]
+    assert not alone_answers(table)

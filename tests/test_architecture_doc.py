@@ -1,0 +1,41 @@
+"""docs/architecture.md stays true: every button family the bot registers is in its prefix table,
+and every module it names exists."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import re
+from pathlib import Path
+
+import bot.ui
+from bot.ui.buttons import KeyButton
+from bot.ui.discord_internals import template_of
+
+ROOT = Path(__file__).resolve().parent.parent
+DOC = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+
+
+def button_families() -> list[type[KeyButton]]:
+    """Every KeyButton subclass of bot/ui, however deep (each module imported first)."""
+    for module in pkgutil.iter_modules(bot.ui.__path__, "bot.ui."):
+        importlib.import_module(module.name)
+    found, todo = [], [KeyButton]
+    while todo:
+        for sub in todo.pop().__subclasses__():
+            found.append(sub)
+            todo.append(sub)
+    return found
+
+
+def test_every_button_prefix_is_in_the_table() -> None:
+    listed = set(re.findall(r"^\| `([a-z]+:)` \|", DOC, re.MULTILINE))
+    prefixes = {template_of(item).pattern.split("(", 1)[0] for item in button_families()}
+    assert prefixes and prefixes == listed
+
+
+def test_every_path_named_exists() -> None:
+    named = set(re.findall(r"`((?:bot|cogs|emulator|demo|tests|scripts)/[\w/]+\.py)`", DOC))
+    assert named, "the page names no module"
+    missing = sorted(path for path in named if not (ROOT / path).exists())
+    assert missing == []
