@@ -258,6 +258,7 @@ STRINGS: dict[str, str] = {
     "options.match.game": "one game",
     "options.match.rubber": "a rubber",
     "options.best_of": "best of {games} games",
+    "options.hands": "{hands} hands only",
     # --- tables: the end ---
     "result.title": "{game} — game over",
     "result.description": "**{team}** ({players}) wins {winner_score}–{loser_score} "

@@ -145,6 +145,8 @@ def options_summary(table: Table, locale: str | None) -> str:
             t(f"options.seating.{options['seating']}", locale),
             t(f"options.match.{options['match']}", locale),
         ]
+        if options.get("hands"):  # a progressive euchre round: a fixed number of hands
+            parts.append(t("options.hands", locale, hands=options["hands"]))
     else:
         parts = [t("options.target", locale, target=options["target"])]
         if options.get("coberta"):
