@@ -109,3 +109,11 @@ class TournamentRepository:
                 (tournament_id,),
             )
         return _record(row, [str(a[0]) for a in actions])
+
+    async def table_scores(self, table_id: int) -> tuple[int, int] | None:
+        async with self._db.reader() as reader:
+            row = await reader.one(
+                "SELECT score0, score1 FROM games WHERE table_id = ? ORDER BY id DESC LIMIT 1",
+                (table_id,),
+            )
+        return None if row is None else (int(row[0]), int(row[1]))

@@ -10,9 +10,13 @@ Actions (short strings, stored as they are):
   the leaver's place is taken by a bot (the place keeps its number, so the schedule stands);
 - `start` -- bots fill the field to a multiple of four; the schedule is fixed
   (rotation.progressive_schedule over the places);
+- `thread:<round>:<table>:<thread_id>` -- the service made that table's thread (a restart
+  opens the table in it instead of making another);
 - `open:<round>:<table>:<table_id>` -- the service opened that table (in its own thread);
 - `result:<round>:<table>:<ns>:<ew>` -- the points each partnership scored in that table's H
   hands; when every table of the round has one, the round is over and the next one begins;
+- `posted:<round>` -- the standings after that round were posted (a restart posts the ones
+  that were not);
 - `end` -- the host ends the tournament early (the standings stand as they are).
 
 Individual totals: a player scores the points of their partnership at each round's table.
@@ -90,7 +94,9 @@ class Tournament:
     status: str = "lobby"  # lobby, playing, finished
     schedule: list[Round] = field(default_factory=list)
     round: int = 0  # the round being played (0-based) while playing
+    threads: dict[tuple[int, int], int] = field(default_factory=dict)  # (round, table) -> thread
     opened: dict[tuple[int, int], int] = field(default_factory=dict)  # (round, table) -> table id
+    posted: set[int] = field(default_factory=set)  # rounds whose standings were posted
     results: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
 
     @classmethod
@@ -110,8 +116,10 @@ class Tournament:
             "join": self._join,
             "leave": self._leave,
             "start": self._start,
+            "thread": self._thread,
             "open": self._open,
             "result": self._result,
+            "posted": self._posted,
             "end": self._end,
         }.get(kind)
         if handler is None:
@@ -157,6 +165,21 @@ class Tournament:
         self.status = "playing"
         self.round = 0
         return ["round_started:0"]
+
+    def _thread(self, rest: str) -> list[str]:
+        round_number, table, thread_id = (_number(x) for x in _parts(rest, 3))
+        self._check_table(round_number, table)
+        if (round_number, table) in self.threads:
+            raise TournamentError("tournament.error.opened")
+        self.threads[(round_number, table)] = thread_id
+        return []
+
+    def _posted(self, rest: str) -> list[str]:
+        round_number = _number(rest)
+        if round_number not in self.rounds_over() or round_number in self.posted:
+            raise TournamentError("tournament.error.round")
+        self.posted.add(round_number)
+        return []
 
     def _open(self, rest: str) -> list[str]:
         round_number, table, table_id = (_number(x) for x in _parts(rest, 3))
@@ -225,6 +248,26 @@ class Tournament:
                 for player in pair:
                     out[player][column] = mine
         return out
+
+    def rounds_over(self) -> list[int]:
+        """The rounds every table of which has reported."""
+        return [
+            r
+            for r in range(len(self.schedule))
+            if self.table_count and all((r, t) in self.results for t in range(self.table_count))
+        ]
+
+    def unposted(self) -> list[int]:
+        return [r for r in self.rounds_over() if r not in self.posted]
+
+    def table_of(self, user_id: int) -> int | None:
+        """The current round's table where the person's place plays (None: sits out)."""
+        if self.status != "playing":
+            return None
+        for table in range(self.table_count):
+            if any(p.user_id == user_id for p in self.seats(self.round, table)):
+                return table
+        return None
 
     def standings(self) -> list[Standing]:
         """Every place, best first, by the stated tie-break (TIE_BREAK: it always decides)."""

@@ -47,3 +47,6 @@ class TournamentStore(Protocol):
 
     async def load_tournaments(self) -> list[TournamentRecord]:
         """Every tournament that is not finished, with its actions (start-up)."""
+
+    async def table_scores(self, table_id: int) -> tuple[int, int] | None:
+        """The final score of the table's recorded game (None: none recorded)."""
