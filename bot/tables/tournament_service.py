@@ -292,6 +292,10 @@ class TournamentService:
     async def restore(self) -> None:
         """Every running tournament from its log; then what is missing is done."""
         for record in await self.store.load_tournaments():
+            if record.id in self._live:
+                # Made or moved by a command while the log was read (commands are served from
+                # READY on): the live one is newer than what was read.
+                continue
             rounds, hands = int(record.config["rounds"]), int(record.config["hands"])  # type: ignore[call-overload]
             state = Tournament.replay(TournamentConfig(rounds=rounds, hands=hands), record.actions)
             self._live[record.id] = (record, state)

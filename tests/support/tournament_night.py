@@ -41,7 +41,8 @@ async def play_round(
     def opened() -> Tournament | None:
         state = night_of(bot, channel)
         tables = range(state.table_count)
-        return state if all((state.round, t) in state.opened for t in tables) else None
+        ready = state.status == "playing" and bool(tables)
+        return state if ready and all((state.round, t) in state.opened for t in tables) else None
 
     state = await emu.wait_for(opened, timeout=20, what="the round's tables")
     rnd = state.round
