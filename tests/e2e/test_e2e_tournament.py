@@ -33,6 +33,25 @@ async def test_a_twelve_place_progressive_night_in_threads(
     state = night_of(running_bot, world.table)
     assert state.schedule == progressive_schedule(12, 3)
     for rnd in range(3):
+        if rnd == 1:
+            # Erin leaves before round 2: a bot plays her place from now on, at her table too.
+            state = await emulator.wait_for(
+                lambda: (
+                    (s := night_of(running_bot, world.table)).round == 1
+                    and len(s.opened) == 6
+                    and s
+                ),
+                timeout=20,
+            )
+            erin = people[4]
+            left = await erin.slash(world.table, "tournament leave")
+            assert left.content == t("tournament.left.playing", erin.locale)
+            table = state.table_of(erin.id)
+            assert table is not None
+            live = running_bot.table_service.find(state.opened[(1, table)])
+            assert live is not None
+            seat = next(s for s in live.seats if s is not None and s.left_user_id == erin.id)
+            assert seat.is_bot
         await play_round(emulator, running_bot, world.table, people, seed=rnd)
         await world.table.wait_for_message(
             lambda m, r=rnd: len(standings_posts(world.table)) >= r + 1, timeout=20
@@ -54,7 +73,13 @@ async def test_a_twelve_place_progressive_night_in_threads(
         for seat, place in enumerate(seats):
             totals[place] += scores[seat % 2]
     assert {s.place.number: s.points for s in state.standings()} == totals
+    erin_place = next(p for p in state.places if p.user_id == people[4].id)
+    assert erin_place.left and erin_place.is_bot
+    assert t("tournament.place.left", None, name=erin_place.name) in posts[-1]
     leader = state.standings()[0]
-    assert f"`1.` **{leader.place.name}** — points: {leader.points}" in posts[-1]
+    shown = leader.place.name
+    if leader.place.left:
+        shown = t("tournament.place.left", None, name=shown)
+    assert f"`1.` **{shown}** — points: {leader.points}" in posts[-1]
     pictures = [m for m in world.table.messages if m.attachments]
     assert len(pictures) >= 3
