@@ -17,6 +17,8 @@ from bot.pictures import render_pool
 from bot.settings import Settings
 from bot.storage import Database, ResultsRepository
 from bot.storage.backend import open_storage
+from bot.storage.house_rules import HouseRulesStore
+from bot.storage.recaps import RecapStore
 from bot.storage.seasons import SeasonRepository
 from bot.storage.tournaments import TournamentRepository
 from bot.tables.seasons import SeasonKeeper
@@ -26,6 +28,7 @@ from bot.texts import t
 from bot.ui.answer import say
 from bot.ui.budget import GlobalBudget
 from bot.ui.buttons import DYNAMIC_ITEMS
+from bot.ui.recap import WeeklyRecap
 from bot.ui.seasons import post_season_end
 from bot.ui.table_ui import TableUI
 from bot.ui.tournaments import TournamentUI
@@ -49,6 +52,9 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.replay",
     "cogs.season",
     "cogs.tournament",
+    "cogs.verify",
+    "cogs.recap",
+    "cogs.settings",
 )
 
 
@@ -109,6 +115,7 @@ class CardTableBot(commands.Bot):
         self._background: set[asyncio.Task[None]] = set()
         self._table_service: TableService | None = None
         self._table_ui: TableUI | None = None
+        self._weekly_recap: WeeklyRecap | None = None
         self.tree.error(self.on_app_command_error)
 
     @property
@@ -140,6 +147,15 @@ class CardTableBot(commands.Bot):
     def table_ui(self) -> TableUI:
         return _built(self._table_ui, "table_ui")
 
+    @property
+    def weekly_recap(self) -> WeeklyRecap:
+        return _built(self._weekly_recap, "weekly_recap")
+
+    def time_moved(self) -> None:
+        """The clock jumped (tests advance it): the turn timers and the recap look again."""
+        self.table_service.time_moved()
+        self.weekly_recap.wake()
+
     async def setup_hook(self) -> None:
         storage = await open_storage(self.settings.database)
         log.info("storage: %s", self.settings.database.describe())
@@ -150,10 +166,14 @@ class CardTableBot(commands.Bot):
             bot_move_delay=self.settings.bot_move_delay,
             clock=self.clock,
             shards=self.settings.shards,  # restore and own only the tables of our guilds
+            fair_deals=self.settings.fair_deals,
         )
         # This process's share of the token's global budget (split evenly between shards).
         budget = GlobalBudget.for_shards(self.settings.shards)
-        self._table_ui = table_ui = TableUI(self, service, clock=self.clock, budget=budget)
+        self._table_ui = table_ui = TableUI(
+            self, service, clock=self.clock, budget=budget, house_rules=HouseRulesStore(storage.db)
+        )
+        self._weekly_recap = WeeklyRecap(self, RecapStore(storage.db), clock=self.clock)
         render_pool.warm_up()  # the pictures' worker starts with the bot, not at the first table
         # One process uploads the card emojis (the one of shard 0); the others wait for them.
         shards = self.settings.shards
@@ -202,6 +222,8 @@ class CardTableBot(commands.Bot):
             await self._tournaments.close()
         if self._season_keeper is not None:
             await self._season_keeper.close()
+        if self._weekly_recap is not None:
+            await self._weekly_recap.close()
         if self._table_service is not None:
             await self._table_service.close()
         if self._table_ui is not None:
@@ -212,6 +234,11 @@ class CardTableBot(commands.Bot):
             self.db = None
 
     async def on_ready(self) -> None:
+        # The guilds are known now: the recap looks at once (catching up a week that ended
+        # while the bot was down), then at each week's end.
+        if self._weekly_recap is not None:
+            self._weekly_recap.start()
+            self._weekly_recap.wake()
         log.info(
             "connected as %s (%s) in %d guilds%s",
             self.user,

@@ -82,6 +82,8 @@ class Settings:
     # DATABASE_URL: unset = the SQLite file at database_path; sqlite:///PATH or
     # postgresql://... (see bot.storage.backend).
     database_url: str | None = None
+    # New tables deal provably fair (docs/fair-deals.md); FAIR_DEALS=0 deals as before.
+    fair_deals: bool = True
 
     def __repr__(self) -> str:  # the token is never printed, not even by accident
         return (
@@ -153,4 +155,5 @@ class Settings:
             shard_count=int(count) if count is not None else None,
             shard_ids=shard_ids,
             database_url=url,
+            fair_deals=merged.get("FAIR_DEALS", "1").strip().lower() not in ("0", "no", "off"),
         )

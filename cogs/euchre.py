@@ -37,6 +37,7 @@ class Euchre(commands.GroupCog, group_name="euchre", group_description=command_t
         match=command_text("cmd.euchre.match"),
         turn_timer=command_text("cmd.new.turn_timer"),
         pings=command_text("cmd.new.pings"),
+        ping_after=command_text("cmd.new.ping_after"),
         pictures=command_text("cmd.option.pictures"),
     )
     @app_commands.choices(
@@ -47,6 +48,7 @@ class Euchre(commands.GroupCog, group_name="euchre", group_description=command_t
         seating=_choices("seating", ("random", "draw")),
         match=_choices("match", ("game", "rubber")),
         turn_timer=setting_choices("turn_timer"),
+        ping_after=setting_choices("ping_after"),
     )
     async def new(
         self,
@@ -62,6 +64,7 @@ class Euchre(commands.GroupCog, group_name="euchre", group_description=command_t
         turn_timer: Choice[int] | None = None,
         pings: bool | None = None,
         pictures: bool | None = None,
+        ping_after: Choice[int] | None = None,
     ) -> None:
         options: dict[str, Any] = {}
         for name, choice in (
@@ -78,7 +81,7 @@ class Euchre(commands.GroupCog, group_name="euchre", group_description=command_t
             options["stick_the_dealer"] = stick_the_dealer
         if joker is not None:
             options["joker"] = joker
-        settings = chosen_settings(turn_timer, pings, pictures)
+        settings = chosen_settings(turn_timer, pings, pictures, ping_after)
         await self.bot.table_ui.create_table(interaction, "euchre", options, settings)
 
 

@@ -18,6 +18,7 @@ from bot.storage.server_settings import COUNT_CHOICES, ServerSettings
 from bot.tables.games import GAME_NAMES
 from bot.texts import t
 from bot.ui import leaderboard as ui
+from bot.ui import stats as stats_ui
 from bot.ui.translator import command_text
 
 GAMES = [Choice(name=command_text(f"game.{game}"), value=game) for game in GAME_NAMES]
@@ -32,10 +33,10 @@ class Leaderboard(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(*ui.DYNAMIC_ITEMS)
+        self.bot.add_dynamic_items(*ui.DYNAMIC_ITEMS, *stats_ui.DYNAMIC_ITEMS)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(*ui.DYNAMIC_ITEMS)
+        self.bot.remove_dynamic_items(*ui.DYNAMIC_ITEMS, *stats_ui.DYNAMIC_ITEMS)
 
     @app_commands.command(name="leaderboard", description=command_text("board.cmd"))
     @app_commands.describe(
@@ -63,7 +64,7 @@ class Leaderboard(commands.Cog):
         user: discord.User | None = None,
         game: Choice[str] | None = None,
     ) -> None:
-        await ui.show_stats(interaction, user, game.value if game else None)
+        await stats_ui.show_stats(interaction, user, game.value if game else None)
 
     @app_commands.command(name="history", description=command_text("history.cmd"))
     @app_commands.describe(game=command_text("history.cmd.game"))

@@ -26,12 +26,14 @@ class Truco(commands.GroupCog, group_name="truco", group_description=command_tex
         match=command_text("cmd.truco.match"),
         turn_timer=command_text("cmd.new.turn_timer"),
         pings=command_text("cmd.new.pings"),
+        ping_after=command_text("cmd.new.ping_after"),
         pictures=command_text("cmd.option.pictures"),
     )
     @app_commands.choices(
         target=[Choice(name=command_text(f"cmd.truco.target.{v}"), value=v) for v in (12, 24, 6)],
         match=[Choice(name=command_text(f"cmd.truco.match.{v}"), value=v) for v in (1, 3, 5)],
         turn_timer=setting_choices("turn_timer"),
+        ping_after=setting_choices("ping_after"),
     )
     async def new(
         self,
@@ -42,6 +44,7 @@ class Truco(commands.GroupCog, group_name="truco", group_description=command_tex
         turn_timer: Choice[int] | None = None,
         pings: bool | None = None,
         pictures: bool | None = None,
+        ping_after: Choice[int] | None = None,
     ) -> None:
         options: dict[str, Any] = {}
         if target is not None:
@@ -50,7 +53,7 @@ class Truco(commands.GroupCog, group_name="truco", group_description=command_tex
             options["coberta"] = True
         if match is not None and match.value != 1:
             options["match"] = match.value
-        settings = chosen_settings(turn_timer, pings, pictures)
+        settings = chosen_settings(turn_timer, pings, pictures, ping_after)
         await self.bot.table_ui.create_table(interaction, "truco", options, settings)
 
 

@@ -103,7 +103,7 @@ async def run_bot(
     """The project's real bot (`CardTableBot`) on the emulator. The settings' token is replaced
     by the emulator's; everything else (database path, DEV_GUILD_ID...) is used as given. The
     bot's table service runs on the emulator's clock: `emu.clock.advance()` moves its turn
-    timers too."""
+    timers and its weekly recap too."""
     from bot.client import EXTENSIONS, make_bot
 
     settings = dataclasses.replace(settings, token=emu.token)
@@ -116,7 +116,7 @@ async def run_bot(
 
     def clock_moved() -> None:
         if bot.started and not bot.is_closed():
-            bot.table_service.time_moved()
+            bot.time_moved()
 
     emu.clock.on_advance(clock_moved)
     async with run_client(emu, bot, ready_timeout=ready_timeout) as running:

@@ -111,6 +111,7 @@ class Interactions:
         channel: Channel,
         data: dict[str, Any],
         source_message: Message | None = None,
+        opened_by: Interaction | None = None,
     ) -> Interaction:
         emu = self._emu
         guild_id = channel.guild.id if channel.guild is not None else None
@@ -127,6 +128,7 @@ class Interactions:
             data=data,
             created_at=emu.clock.now(),
             source_message=source_message,
+            opened_by=opened_by,
         )
         inter.payload = payloads.interaction(inter)
 

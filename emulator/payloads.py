@@ -268,6 +268,9 @@ def interaction_metadata(inter: Interaction, *, original_id: int | None = None) 
         data["interacted_message_id"] = str(inter.source_message.id)
     if original_id is not None:
         data["original_response_message_id"] = str(original_id)
+    if inter.type == 5 and inter.opened_by is not None:
+        # Discord names the command or component interaction that opened the modal.
+        data["triggering_interaction_metadata"] = interaction_metadata(inter.opened_by)
     return data
 
 
@@ -365,16 +368,16 @@ def interaction(inter: Interaction) -> dict[str, Any]:
 def callback_response(inter: Interaction, resource: Message | None) -> dict[str, Any]:
     """The body of POST .../callback?with_response=true."""
     shown = inter.original
-    body: dict[str, Any] = {
-        "interaction": {
-            "id": str(inter.id),
-            "type": inter.type,
-            "activity_instance_id": None,
-            "response_message_id": str(shown.id) if shown else None,
-            "response_message_loading": bool(shown and shown.loading),
-            "response_message_ephemeral": bool(shown and shown.ephemeral),
-        },
+    answered: dict[str, Any] = {
+        "id": str(inter.id),
+        "type": inter.type,
+        "activity_instance_id": None,
     }
+    if shown is not None:  # a modal (9) shows no message: Discord then leaves these out
+        answered["response_message_id"] = str(shown.id)
+        answered["response_message_loading"] = shown.loading
+        answered["response_message_ephemeral"] = shown.ephemeral
+    body: dict[str, Any] = {"interaction": answered}
     # Discord describes a resource only for a message sent or updated (types 4 and 7); the
     # deferred answers (5, 6) and a modal (9) carry none.
     if resource is not None and inter.response_type in (4, 7):

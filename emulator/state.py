@@ -519,6 +519,7 @@ class Interaction:
     data: dict[str, Any]
     created_at: float  # emulator clock (deadline and token lifetime count from here)
     source_message: Message | None = None  # the message whose component was used
+    opened_by: Interaction | None = None  # a modal submit: the interaction that opened the modal
     payload: dict[str, Any] = field(default_factory=dict)
     dispatched_at: float | None = None  # time.perf_counter() when the frame was written
     acked_at: float | None = None  # time.perf_counter() when the first callback arrived

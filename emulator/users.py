@@ -448,6 +448,7 @@ class SimulatedUser(Person):
             channel=opener.channel,
             data={"custom_id": modal.custom_id, "components": rows},
             source_message=opener.source_message,
+            opened_by=opener,
         )
 
     async def submit_modal(

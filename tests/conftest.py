@@ -112,6 +112,7 @@ def bot_settings(tmp_path: Path, world: World) -> Settings:
         dev_guild_id=world.guild.id,
         log_level="DEBUG",
         bot_move_delay=0.0,
+        # fair_deals keeps the production default (on): every hand starts in the "cut" phase.
     )
 
 

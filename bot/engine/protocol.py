@@ -57,6 +57,10 @@ class GameProtocol(Protocol):
     @property
     def is_over(self) -> bool: ...
     @property
+    def phase(self) -> str:
+        """The phase's name ("cut" while a fair-v1 hand waits for its cut)."""
+
+    @property
     def winner(self) -> int | None:
         """The winning team (0 or 1) once the game is over."""
 
@@ -76,6 +80,9 @@ class GameProtocol(Protocol):
     def hand_history(self, seat: int) -> list[tuple[int, str]]:
         """This hand's actions as `seat` saw them (a look-ahead's input, with the view)."""
         ...
+
+    def fair_records(self) -> list[dict[str, Any]]:
+        """The revealed hand records of a fair-v1 game (docs/fair-deals.md); [] otherwise."""
 
     def to_json(self) -> dict[str, Any]: ...
 

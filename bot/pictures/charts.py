@@ -142,6 +142,36 @@ def stats_chart(
     return _png(image)
 
 
+def recap_chart(days: Sequence[tuple[str, int]], locale: str | None = None) -> bytes:
+    """The weekly recap: bars of the games finished each day of the week, (label, games)."""
+    image = Image.new("RGB", (WIDTH, PANEL), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    ticks = 4
+    most = _whole(max((games for _, games in days), default=1) or 1, ticks)
+    left, plot_top, right, bottom = _frame(draw, 0, t("chart.games_by_day", locale), 0, most, ticks)
+    slot = (right - left) / max(1, len(days))
+    width = min(48.0, slot * 0.6)
+    for i, (label, games) in enumerate(days):
+        centre = left + slot * (i + 0.5)
+        if games:
+            top = _scale(games, 0, most, bottom, plot_top)
+            draw.rectangle([centre - width / 2, top, centre + width / 2, bottom], fill=LINE)
+            _write(draw, (centre, top - 3), str(games), 11, bold=True, anchor="mb")
+        _write(draw, (centre, bottom + 4), label, 11, anchor="ma")
+    return _png(image)
+
+
+def recap_chart_job(job: tuple[Sequence[tuple[str, int]], str | None]) -> bytes:
+    """`recap_chart` as one plain-data job, for the pictures' worker."""
+    return recap_chart(*job)
+
+
+def stats_chart_job(job: tuple[Sequence[int], Sequence[tuple[str, int, int]], str | None]) -> bytes:
+    """`stats_chart` as one plain-data job, for the pictures' worker (render_pool.render_job)."""
+    ratings, months, locale = job
+    return stats_chart(ratings, months, locale)
+
+
 def score_chart(
     scores: Sequence[tuple[int, int]],
     target: int,

@@ -313,7 +313,7 @@ def _euchre_box(image: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene) -> 
         _suit_chip(image, draw, view["trump"], x0 + 14, 48)
         maker = shown_name(scene.names[view["maker"]])
         _text(draw, (x0 + 56, 56), t("picture.maker", locale, name=maker), 13, bold=False, fill=DIM)
-    else:
+    elif view["turned_card"] is not None:  # none while a fair hand waits for its cut
         key = "picture.turned_down" if view["turned_down"] else "picture.turned_up"
         _text(draw, (x0 + 12, 26), t(key, locale), 14, fill=WHITE)
         card = card_face(view["turned_card"], 40)

@@ -344,6 +344,7 @@ class PgTableStore:
         result: GameResult | None = None,
         *,
         deadline: float | None = None,
+        since: float | None = None,
         seats: list[SeatRecord | None] | None = None,
     ) -> None:
         """Raises StaleVersion (nothing written) unless `version` is the stored version + 1,
@@ -351,7 +352,7 @@ class PgTableStore:
         cancelled caller does not abandon the transaction halfway: it completes."""
         check_result(table_id, result)
         await completed_even_if_cancelled(
-            self._append(table_id, seat, action, version, result, deadline, seats)
+            self._append(table_id, seat, action, version, result, deadline, since, seats)
         )
 
     async def _append(
@@ -362,6 +363,7 @@ class PgTableStore:
         version: int,
         result: GameResult | None,
         deadline: float | None,
+        since: float | None,
         seats: list[SeatRecord | None] | None,
     ) -> None:
         async with self._db.transaction() as conn:
@@ -369,7 +371,9 @@ class PgTableStore:
             next_seq = check_append(table_id, row, version)
             await conn.execute(pg_sql(INSERT_ACTION), table_id, next_seq, seat, action)
             status = "finished" if result is not None else "playing"
-            await conn.execute(pg_sql(UPDATE_AFTER_APPEND), version, status, deadline, table_id)
+            await conn.execute(
+                pg_sql(UPDATE_AFTER_APPEND), version, status, deadline, since, table_id
+            )
             if seats is not None:
                 await _write_seats(conn, table_id, seats)
             if result is not None:

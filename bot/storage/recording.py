@@ -96,7 +96,7 @@ def counted_games(result: GameResult, setting: str | None) -> list[int]:
     return [result.winner_team]
 
 
-# Seasons (migration 006): the open season of the game's server and kind whose window holds the
+# Seasons (migration 009): the open season of the game's server and kind whose window holds the
 # game's end, rated from a fresh prior (a player new to the season starts as a new player).
 SELECT_SEASON = (
     "SELECT id FROM seasons WHERE guild_id = ? AND game = ? AND status = 'open'"

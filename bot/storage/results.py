@@ -354,6 +354,20 @@ class ResultsRepository:
             )
         return None if row is None else int(row[0])
 
+    async def game_id_started(self, guild_id: int, table_id: int, started_ms: int) -> int | None:
+        """The id of the game a table started at `started_ms` (epoch milliseconds, as the
+        end-of-game buttons carry it); a table starts one game at a time, never two within a
+        millisecond, and (table_id, started_at) is unique."""
+        async with self._db.reader() as conn:
+            row = await conn.one(
+                "SELECT id FROM games WHERE guild_id = ? AND table_id = ?"
+                " AND started_at > ? AND started_at < ? ORDER BY id DESC LIMIT 1",
+                # One millisecond either side: the float seconds stored may sit a hair below
+                # or above the milliseconds the button was given.
+                (guild_id, table_id, (started_ms - 1) / 1000, (started_ms + 1) / 1000),
+            )
+        return None if row is None else int(row[0])
+
     async def rating_series(
         self, guild_id: int, user_id: int, game: str
     ) -> tuple[list[int], list[tuple[str, int, int]]]:

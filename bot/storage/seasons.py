@@ -1,4 +1,4 @@
-"""Seasons on either back-end (migration 006): start, end, the keeper's claim, season boards
+"""Seasons on either back-end (migration 009): start, end, the keeper's claim, season boards
 and a player's seasons. The SQL is written once in the dialect both back-ends read; writes go
 through `_Tx`, one transaction on SQLite (aiosqlite) or PostgreSQL (asyncpg)."""
 

@@ -1,4 +1,4 @@
-"""A server's competition settings (table server_settings, migration 005), on either back-end.
+"""A server's competition settings (table server_settings, migration 008), on either back-end.
 
 A setting missing from the table has its default; writing one is one upsert. The recording of a
 game reads `count_matches` inside its own transaction (bot.storage.recording)."""

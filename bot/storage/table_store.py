@@ -46,7 +46,8 @@ from bot.tables.records import (
 
 TABLE_COLUMNS = (
     "id, guild_id, channel_id, message_id, host_id, game, options, status, seed, first_dealer,"
-    " version, created_at, started_at, settings, turn_deadline, turn_warned, ping_message_id, ready"
+    " version, created_at, started_at, settings, turn_deadline, turn_warned, ping_message_id,"
+    " ready, turn_since"
 )
 _TABLE_COLUMNS = TABLE_COLUMNS
 # The unique index of migration 004: one open (lobby or playing) table per channel.
@@ -59,15 +60,15 @@ INSERT_TABLE = (
 )
 UPDATE_LOBBY = (
     "UPDATE tables SET host_id = ?, options = ?, settings = ?, status = ?, version = ?,"
-    " turn_deadline = ?, turn_warned = ?, ready = ? WHERE id = ?"
+    " turn_deadline = ?, turn_warned = ?, ready = ?, turn_since = ? WHERE id = ?"
 )
 UPDATE_MESSAGE = "UPDATE tables SET message_id = ? WHERE id = ?"
 UPDATE_TURN = "UPDATE tables SET turn_deadline = ?, turn_warned = ? WHERE id = ?"
 UPDATE_PING = "UPDATE tables SET ping_message_id = ? WHERE id = ?"
 UPDATE_START = (
     "UPDATE tables SET options = ?, seed = ?, first_dealer = ?, status = ?,"
-    " version = ?, started_at = ?, turn_deadline = ?, turn_warned = 0, ready = ?"
-    " WHERE id = ?"
+    " version = ?, started_at = ?, turn_deadline = ?, turn_warned = 0, ready = ?,"
+    " turn_since = ? WHERE id = ?"
 )
 DELETE_ACTIONS = "DELETE FROM table_actions WHERE table_id = ?"
 DELETE_SEATS = "DELETE FROM table_seats WHERE table_id = ?"
@@ -82,7 +83,8 @@ APPEND_CHECK = (
     " FROM tables WHERE id = ?"
 )
 UPDATE_AFTER_APPEND = (
-    "UPDATE tables SET version = ?, status = ?, turn_deadline = ?, turn_warned = 0 WHERE id = ?"
+    "UPDATE tables SET version = ?, status = ?, turn_deadline = ?, turn_warned = 0,"
+    " turn_since = ? WHERE id = ?"
 )
 DELETE_TABLE = "DELETE FROM tables WHERE id = ?"
 # The shard filter of load_active: discord's routing of a guild to a shard.
@@ -117,6 +119,7 @@ def lobby_row(table: TableRecord) -> tuple[Any, ...]:
         table.turn_deadline,
         int(table.turn_warned),
         json.dumps(table.ready),
+        table.turn_since,
         table.id,
     )
 
@@ -131,6 +134,7 @@ def start_row(table: TableRecord) -> tuple[Any, ...]:
         table.started_at,
         table.turn_deadline,
         json.dumps(table.ready),
+        table.turn_since,
         table.id,
     )
 
@@ -244,6 +248,7 @@ def _append_unit(
     version: int,
     result: GameResult | None,
     deadline: float | None,
+    since: float | None,
     seats: list[SeatRecord | None] | None,
 ) -> WriteUnit:
     def unit(conn: sqlite3.Connection) -> None:
@@ -251,7 +256,7 @@ def _append_unit(
         next_seq = check_append(table_id, row, version)
         conn.execute(INSERT_ACTION, (table_id, next_seq, seat, action))
         status = "finished" if result is not None else "playing"
-        conn.execute(UPDATE_AFTER_APPEND, (version, status, deadline, table_id))
+        conn.execute(UPDATE_AFTER_APPEND, (version, status, deadline, since, table_id))
         if seats is not None:
             _write_seats(conn, table_id, seats)
         if result is not None:
@@ -298,6 +303,7 @@ class SqliteTableStore:
         result: GameResult | None = None,
         *,
         deadline: float | None = None,
+        since: float | None = None,
         seats: list[SeatRecord | None] | None = None,
     ) -> None:
         """Raises StaleVersion (nothing written) unless `version` is the stored version + 1,
@@ -309,7 +315,7 @@ class SqliteTableStore:
         grouped with the appends queued meanwhile (or alone on the writer's thread), a write
         that a cancelled caller does not abandon halfway: it completes."""
         check_result(table_id, result)
-        unit = _append_unit(table_id, seat, action, version, result, deadline, seats)
+        unit = _append_unit(table_id, seat, action, version, result, deadline, since, seats)
         done, _ = self._db.write_at_once(unit)
         if done:
             # A caller appending in a loop must still let the loop turn (checkpoints, others).
@@ -440,6 +446,7 @@ def decode_table(row: Any) -> TableRecord:
         turn_warned=bool(row["turn_warned"]),
         ping_message_id=row["ping_message_id"],
         ready=json.loads(row["ready"]),
+        turn_since=row["turn_since"],
     )
 
 

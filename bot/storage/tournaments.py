@@ -1,4 +1,4 @@
-"""Tournaments on either back-end (migration 007): bot.tables.tournament_records.TournamentStore.
+"""Tournaments on either back-end (migration 010): bot.tables.tournament_records.TournamentStore.
 The SQL is written once; writes go through the seasons module's transaction adapter."""
 
 from __future__ import annotations

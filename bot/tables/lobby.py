@@ -117,6 +117,8 @@ class Lobby:
                 seats=[SeatRecord(host_id, host_name), None, None, None],
                 created_at=self._host.now(),
                 settings=table_settings,
+                # Drawn now so that the lobby shows hand 1's commitment before Start (fair deals).
+                seed=self._host.new_seed() if self._host.fair_deals else None,
             )
             try:
                 record.id = await self._host.store.create_table(record)
@@ -195,8 +197,11 @@ class Lobby:
         self._host.changed(table, change)
         return table
 
-    async def change_setting(self, table_id: int, user_id: int, name: str) -> Table:
-        """The host moves a table setting to its next value (in the lobby)."""
+    async def change_setting(
+        self, table_id: int, user_id: int, name: str, value: str | None = None
+    ) -> Table:
+        """The host sets a table setting to `value` (as its text, from the lobby's menu) or, with
+        no value (a button), moves it to its next value (in the lobby)."""
         setting = BY_NAME.get(name)
         table = self._host.get(table_id)
         async with table.lock:
@@ -220,10 +225,13 @@ class Lobby:
                 self._host.changed(table, CHANGE_LOBBY)
                 return table
             previous = record.settings
-            record.settings = {
-                **previous,
-                name: setting.next_value(setting_of(previous, name)),
-            }
+            if value is None:
+                chosen = setting.next_value(setting_of(previous, name))
+            else:
+                chosen = next((v for v in setting.values if str(v) == value), None)
+                if chosen is None:
+                    raise BadOptions(table, reason=f"{name}={value}")
+            record.settings = {**previous, name: chosen}
             try:
                 await save_lobby(self._host, table, list(record.seats))
             except BaseException:

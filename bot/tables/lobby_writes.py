@@ -10,6 +10,7 @@ import dataclasses
 from collections.abc import Iterator
 
 from bot.tables.errors import ChannelBusy
+from bot.tables.fair import fair_options
 from bot.tables.records import ChannelTaken, SeatRecord
 from bot.tables.table import Table, TableHost
 
@@ -35,15 +36,19 @@ async def save_seats(
     turn timer it implies in one transaction, without a new version (bot/tables/lobby.py
     says why); if the write fails the table keeps its seats."""
     record = table.record
-    with put_back_on_error(record, "seats", "ready", "turn_deadline", "turn_warned"):
+    with put_back_on_error(record, "seats", "ready", "turn_deadline", "turn_warned", "turn_since"):
         record.seats = seats
         if ready is not None:
             record.ready = ready
         if not table.humans_to_act():
             record.turn_deadline, record.turn_warned = None, False
-        elif record.turn_deadline is None:
-            record.turn_deadline = table.turn_deadline(host.now())
-            record.turn_warned = False
+            record.turn_since = None
+        else:
+            if record.turn_deadline is None:
+                record.turn_deadline = table.turn_deadline(host.now())
+                record.turn_warned = False
+            if record.turn_since is None:
+                record.turn_since = table.turn_since(host.now())
         await host.store.save_lobby(record)
 
 
@@ -54,17 +59,23 @@ async def start_game(
     state and the version change together before the write (renders stay consistent) and
     go back if it fails. Nobody is behind (missed turns) or ready any more."""
     record = table.record
-    seed = host.new_seed()
-    game = table.rules.new_game(record.options, seed)
+    new_seats = [None if s is None else fresh_seat(s) for s in (seats if seats else record.seats)]
+    # A lobby's seed was drawn when it opened (its hand 1 commitment is shown there); a game
+    # played again draws its own.
+    lobby_seed = record.seed if record.status == "lobby" else None
+    seed = lobby_seed if lobby_seed is not None else host.new_seed()
+    options = record.options
+    if host.fair_deals:
+        options = fair_options(record.options, new_seats)
+    game = table.rules.new_game(options, seed)
     seat_of_position = table.rules.seat_of_position(game)
     try:
         with (
             put_back_on_error(record, *GAME_FIELDS),
             put_back_on_error(table, "game", "seat_of_position", "result"),
         ):
-            record.seats = [
-                None if s is None else fresh_seat(s) for s in (seats if seats else record.seats)
-            ]
+            record.seats = new_seats
+            record.options = options
             record.ready = []
             record.turn_warned = False
             record.status = "playing"
@@ -77,6 +88,7 @@ async def start_game(
             table.seat_of_position = seat_of_position
             table.result = None
             record.turn_deadline = table.turn_deadline(host.now())
+            record.turn_since = table.turn_since(host.now())
             await host.store.start_game(record)
     except ChannelTaken:
         # Another process opened a table in this channel since this one finished.
@@ -86,6 +98,7 @@ async def start_game(
 
 # What a new game changes of a table's record (and puts back if its write fails).
 GAME_FIELDS = (
+    "options",
     "status",
     "seed",
     "first_dealer",
@@ -96,6 +109,7 @@ GAME_FIELDS = (
     "ready",
     "turn_deadline",
     "turn_warned",
+    "turn_since",
 )
 
 

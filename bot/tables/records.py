@@ -109,6 +109,9 @@ class TableRecord:
     # half-time warning went out. Stored with each action: a restart keeps the deadline.
     turn_deadline: float | None = None
     turn_warned: bool = False
+    # When the turn reached the human(s) to act now (None: nobody to wait for): the idle ping
+    # is due `ping_after` seconds later. Stored with each action, like the deadline.
+    turn_since: float | None = None
     ping_message_id: int | None = None  # the table's one turn ping in its channel
     ready: list[int] = field(default_factory=list)  # who clicked "Play again" (finished table)
 
@@ -179,13 +182,14 @@ class TableStore(Protocol):
         result: GameResult | None = None,
         *,
         deadline: float | None = None,
+        since: float | None = None,
         seats: list[SeatRecord | None] | None = None,
     ) -> None:
-        """Append one action and set the table's version and turn deadline (the warning is
-        reset), with `seats` when they changed (a bot played for a human, a human is back),
-        in ONE transaction. With `result` (the action finished the game) the same transaction
-        records the finished game, its players, their statistics and ratings, and marks the
-        table finished.
+        """Append one action and set the table's version, turn deadline and turn start
+        (`since`; the warning is reset), with `seats` when they changed (a bot played for a
+        human, a human is back), in ONE transaction. With `result` (the action finished the
+        game) the same transaction records the finished game, its players, their statistics
+        and ratings, and marks the table finished.
 
         Raises StaleVersion (nothing written) unless `version` is the stored version + 1,
         TableNotFound, or TableNotPlaying when the table is in its lobby or finished. Once
@@ -204,3 +208,12 @@ class TableStore(Protocol):
     async def get_table(self, table_id: int) -> TableRecord | None:
         """One table as `load_active` returns it, or None (another process changed it: the
         table service reloads it)."""
+
+
+@dataclass(frozen=True)
+class HouseRules:
+    """A server's house rules for one game (issue 21): the options and table settings its new
+    tables start with; only what an admin set (the rest follows the bot's defaults)."""
+
+    options: dict[str, Any] = field(default_factory=dict)
+    settings: dict[str, Any] = field(default_factory=dict)

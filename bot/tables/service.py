@@ -35,6 +35,7 @@ from bot.tables.errors import (
     NotSeated,
     StaleVersion,
 )
+from bot.tables.fair import CUT_WAIT, FairCuts
 from bot.tables.games import ACTION_PAIRS, forget_old_events, shared_pair
 from bot.tables.lobby import Lobby, check_open
 from bot.tables.records import SeatRecord, StoreConflict, TableStore
@@ -44,6 +45,7 @@ from bot.tables.table import (
     CHANGE_CLOSED,
     CHANGE_RESTORED,
     CHANGE_WARNING,
+    UNDONE_IF_UNSTORED,
     ActResult,
     Listener,
     Table,
@@ -73,12 +75,16 @@ class TableService:
         *,
         bot_move_delay: float = 1.0,
         clock: Callable[[], float] = time.time,
-        seed_source: Callable[[], int] = lambda: secrets.randbits(64),
+        seed_source: Callable[[], int] = lambda: secrets.randbits(256),
         retry_delay: float = 1.0,
         max_retry_delay: float = 60.0,
         shards: list[tuple[int, int]] | None = None,
+        fair_deals: bool = True,
+        cut_wait: float = CUT_WAIT,
     ) -> None:
         self.store = store
+        # New games deal "fair-v1" (docs/fair-deals.md); older tables keep their stored dealing.
+        self.fair_deals = fair_deals
         # The (shard_id, shard_count) pairs whose guilds this process owns (None: every guild,
         # one process). Only their tables are restored, so only they get bot tasks and timers.
         self.shards = shards
@@ -95,7 +101,9 @@ class TableService:
         self.turn_timers = TurnTimers(
             self, retry_delay=retry_delay, max_retry_delay=max_retry_delay
         )
-        self._parts: list[Listener] = [self.bot_seats, self.turn_timers]
+        self.fair_cuts = FairCuts(self, wait=cut_wait)
+        # The cut first: a hand waiting for it has nobody to act (the others look after it).
+        self._parts: list[Listener] = [self.fair_cuts, self.bot_seats, self.turn_timers]
         # The lobby verbs, under the names callers have always used.
         self.lobby = Lobby(self)
         self.create = self.lobby.create
@@ -187,10 +195,11 @@ class TableService:
     _choose_bot_action = staticmethod(choose_bot_action)
 
     async def wait_for_bots(self, table_id: int) -> None:
-        """Until the bot seats have nothing left to do (tests and the demo)."""
-        table = self._tables.get(table_id)
-        if table is not None:
+        """Until the bot seats and the fair cut have nothing left to do (tests, the demo)."""
+        while (table := self._tables.get(table_id)) is not None:
             await self.bot_seats.wait(table)
+            if not await self.fair_cuts.until_cut(table_id):  # a cut may deal a bot a turn
+                return
 
     def time_moved(self) -> None:
         """The clock jumped (tests advance it): look at the deadlines again now."""
@@ -198,9 +207,15 @@ class TableService:
 
     # --- play -----------------------------------------------------------------------------------
 
-    async def act(self, table_id: int, user_id: int, action: str, version: int) -> ActResult:
-        """The one way a player acts. Refusals (TableError) leave everything unchanged."""
+    async def act(
+        self, table_id: int, user_id: int, action: str, version: int, click: int | None = None
+    ) -> ActResult:
+        """The one way a player acts. Refusals (TableError) leave everything unchanged.
+        `click`: the id of the interaction (a fair deal's next hand may be cut with it, in the
+        same step, when this action ends a hand)."""
         table = self.get(table_id)
+        if click is not None:
+            self.fair_cuts.seen(table_id, click)
         async with table.lock:
             check_open(table)
             if table.game is None:
@@ -221,6 +236,12 @@ class TableService:
             # Euchre's "Order up · alone": the bid, with the maker's going-alone answer.
             with alone.bid_with_answer(table, seat, action) as action:
                 events = await self.apply_locked(table, seat, action, seats=seats)
+            if click is not None:
+                try:
+                    await self.fair_cuts.cut_locked(table)
+                except Exception:
+                    # The action is stored; the cut is made by the fair cuts' task instead.
+                    log.warning("cut after a click failed at table %s", table.id, exc_info=True)
             new_version = table.version
         self.changed(table, CHANGE_ACTION)
         return ActResult(table, seat, action, events, new_version)
@@ -286,7 +307,7 @@ class TableService:
             )
             result = build_result(record, table.seat_of_position, whole, self.now())
         forget_old_events(game)
-        previous = (record.status, record.seats, record.turn_deadline, record.turn_warned)
+        previous = [getattr(record, name) for name in UNDONE_IF_UNSTORED]
         # The engine logged this pair last: both logs hold the one shared tuple instead.
         game.share_actions(ACTION_PAIRS, start=len(game.actions) - 1)
         record.actions.append(shared_pair(seat, action))
@@ -298,6 +319,7 @@ class TableService:
             table.result = result
         record.turn_deadline = table.turn_deadline(self.now())
         record.turn_warned = False
+        record.turn_since = table.turn_since(self.now())
         try:
             await self.store.append_action(
                 table.id,
@@ -306,6 +328,7 @@ class TableService:
                 new_version,
                 result,
                 deadline=record.turn_deadline,
+                since=record.turn_since,
                 seats=seats,
             )
         except StoreConflict:
@@ -317,7 +340,8 @@ class TableService:
             # Not stored: put the table back as the store has it, then report the failure.
             record.actions.pop()
             record.version = new_version - 1
-            record.status, record.seats, record.turn_deadline, record.turn_warned = previous
+            for name, value in zip(UNDONE_IF_UNSTORED, previous, strict=True):
+                setattr(record, name, value)
             if result is not None:
                 table.result = None
             assert record.seed is not None
@@ -370,7 +394,7 @@ class TableService:
     async def close(self) -> None:
         """Stop the bot tasks and the timers (the bot is shutting down; nothing is lost: all
         is stored, the deadlines too)."""
-        tasks = self.bot_seats.stop() + self.turn_timers.stop()
+        tasks = self.bot_seats.stop() + self.turn_timers.stop() + self.fair_cuts.stop()
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task

@@ -1,6 +1,7 @@
 """Table settings that are not game rules: what each may be, and its default.
 
-One row per setting. The lobby shows one button per row (a click moves to the next value) and
+One row per setting. The lobby shows a button per two-valued row (a click moves to the other
+value), a menu of the values for a longer one (one pick, issue 21 item 7), and
 `/euchre new` / `/truco new` take each as an option, so a new setting is one new row here plus
 its catalog keys (`settings.{name}` for the name, `settings.{name}.{value}` for each value).
 """
@@ -27,6 +28,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("turn_timer", (0, 30, 60, 120, 300), 120),
     # A short channel message mentioning the player whose turn it is.
     Setting("pings", (True, False), True),
+    # Seconds a human may sit on their turn before the ping goes out (0: at once, on every
+    # turn). Most turns are played within seconds, so a ping at once is mostly noise and a
+    # request on the token's global budget; 15 s still pings an idle player well within 30 s.
+    Setting("ping_after", (0, 15, 30, 60), 15),
     # A picture of the table on the table message (off: text only).
     Setting("pictures", (True, False), True),
 )

@@ -30,6 +30,9 @@ CHANGE_CLOSED = "closed"
 CHANGE_RESTORED = "restored"
 CHANGE_SEATS = "seats"  # a player is back, left mid-game, or is ready for the next game
 CHANGE_WARNING = "warning"  # half of the turn timer has run out
+# What an action changes of the record besides its log and version (put back if not stored).
+UNDONE_IF_UNSTORED = ("status", "seats", "turn_deadline", "turn_warned", "turn_since")
+CHANGE_PING = "ping"  # the human(s) to act have been idle `ping_after` seconds: ping them
 
 Listener = Callable[["Table", str], None]
 
@@ -58,6 +61,10 @@ class Table:
     bot_task: asyncio.Task[None] | None = None
     # (hand number, seat): who goes alone when the euchre question comes (bot/tables/alone.py).
     alone_intents: set[tuple[int, int]] = field(default_factory=set)
+    # The `turn_since` whose idle ping is due (the turn timers set it when the time comes).
+    # In memory only: after a restart the stored `turn_since` makes it due again, at once if
+    # the time has passed.
+    ping_due_for: float | None = None
 
     # --- identity -------------------------------------------------------------------------------
 
@@ -158,6 +165,35 @@ class Table:
             return None
         return now + timer
 
+    def turn_since(self, now: float) -> float | None:
+        """When the turn reached the human(s) to act (`now` for a new turn); None: nobody."""
+        return now if self.humans_to_act() else None
+
+    @property
+    def ping_after(self) -> int:
+        return int(setting_of(self.record.settings, "ping_after"))
+
+    def ping_due(self) -> float | None:
+        """When the turn's idle ping goes out (None: not pending, sent at once, or no pings)."""
+        since = self.record.turn_since
+        if (
+            since is None
+            or not self.ping_after
+            or not setting_of(self.record.settings, "pings")
+            or self.ping_due_for == since
+            or not self.humans_to_act()
+        ):
+            return None
+        return since + self.ping_after
+
+    def wants_ping(self) -> bool:
+        """Whether the human(s) to act should have a ping now: at once (`ping_after` 0, or a
+        turn stored before turn starts were), once idle `ping_after` s, or at half time."""
+        record = self.record
+        if record.turn_warned or not self.ping_after or record.turn_since is None:
+            return True
+        return self.ping_due_for == record.turn_since
+
     def humans(self) -> list[int]:
         return [s.user_id for s in self.seats if s is not None and s.user_id is not None]
 
@@ -211,6 +247,8 @@ class TableHost(Protocol):
     store: TableStore
     # The (shard_id, shard_count) pairs whose guilds this process owns; None: every guild.
     shards: list[tuple[int, int]] | None
+    # New games deal "fair-v1" (bot/tables/fair.py); False keeps the old seeded dealing.
+    fair_deals: bool
 
     def now(self) -> float:
         """The service's clock (tests and the emulator move it)."""
@@ -224,6 +262,9 @@ class TableHost(Protocol):
 
     def get(self, table_id: int) -> Table:
         """An open table, or NoSuchTable."""
+
+    def find(self, table_id: int) -> Table | None:
+        """An open table, or None."""
 
     def in_channel(self, channel_id: int) -> Table | None:
         """The open table of a channel."""

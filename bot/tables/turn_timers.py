@@ -3,7 +3,9 @@
 A timer is table state, not a sleeping coroutine per click: each action stores the deadline of
 the human whose turn it is (`turn_deadline`, so a restart keeps it; see `Table.turn_deadline`),
 and the scheduler wakes at the earliest warning or deadline of all tables, on the service's
-clock. Every change (but a close) wakes it to look again. At half time listeners hear
+clock. Every change (but a close) wakes it to look again. When the human(s) to act have been
+idle for the table's `ping_after` seconds (from the stored `turn_since`) listeners hear
+CHANGE_PING: the turn ping goes out only then, not on every turn. At half time listeners hear
 CHANGE_WARNING; at the deadline a bot plays that turn for the human through the service's one
 apply path (their seat counts a missed turn; after 3 in a row the bot keeps the seat until they
 are back).
@@ -19,7 +21,14 @@ import logging
 from bot.tables import bot_moves
 from bot.tables.bot_seats import choose_bot_action, retry_pause
 from bot.tables.errors import NoSuchTable, StaleVersion
-from bot.tables.table import CHANGE_ACTION, CHANGE_CLOSED, CHANGE_WARNING, Table, TableHost
+from bot.tables.table import (
+    CHANGE_ACTION,
+    CHANGE_CLOSED,
+    CHANGE_PING,
+    CHANGE_WARNING,
+    Table,
+    TableHost,
+)
 
 log = logging.getLogger(__name__)
 
@@ -28,13 +37,15 @@ TAKEOVER_LEVEL = bot_moves.DEFAULT_LEVEL  # the bot that plays for a human whose
 
 
 def timer_due(table: Table) -> float | None:
-    """When the table's timer next needs the scheduler: the warning, then the deadline."""
-    deadline = table.record.turn_deadline
-    if deadline is None or table.closed:
+    """When the table next needs the scheduler: the idle ping, the warning, the deadline."""
+    if table.closed:
         return None
-    if table.record.turn_warned:
-        return deadline
-    return deadline - table.turn_timer / 2
+    ping = table.ping_due()
+    deadline = table.record.turn_deadline
+    if deadline is None:
+        return ping
+    due = deadline if table.record.turn_warned else deadline - table.turn_timer / 2
+    return due if ping is None else min(due, ping)
 
 
 class TurnTimers:
@@ -103,14 +114,22 @@ class TurnTimers:
                 await asyncio.wait_for(self._wake.wait(), pause)
 
     async def _on_timer(self, table: Table) -> None:
-        """Half time: the warning. The deadline: a bot plays that turn for the human."""
+        """Idle long enough: the ping. Half time: the warning. The deadline: a bot plays that
+        turn for the human."""
         async with table.lock:
             due = timer_due(table)
             now = self._host.now()
             record = table.record
-            if table.closed or due is None or due > now or record.turn_deadline is None:
+            if table.closed or due is None or due > now:
                 return
-            if now < record.turn_deadline:
+            ping = table.ping_due()
+            if ping is not None and ping <= now:
+                # Nothing to store: `turn_since` is, so a restart makes this due again.
+                table.ping_due_for = record.turn_since
+                change = CHANGE_PING
+            elif record.turn_deadline is None:
+                return
+            elif now < record.turn_deadline:
                 await self._host.store.set_turn(table.id, record.turn_deadline, True)
                 record.turn_warned = True
                 change = CHANGE_WARNING

@@ -19,6 +19,7 @@ import logging
 import discord
 
 from bot.pictures.cards import deck_codes, emoji_png
+from bot.ui.budget import GlobalBudget, Priority
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +33,10 @@ def emoji_name(code: str) -> str:
 
 
 class CardEmojis:
-    def __init__(self) -> None:
+    def __init__(self, budget: GlobalBudget | None = None) -> None:
+        # The first start uploads 53 emojis: they take their turn in the token's global budget
+        # (bot/ui/budget.py), behind pings and table messages, instead of bursting past 50/s.
+        self._budget = budget if budget is not None else GlobalBudget()
         self.by_card: dict[str, discord.PartialEmoji] = {}
         self.uploaded = 0  # emojis created by this process, for tests
         self._task: asyncio.Task[None] | None = None
@@ -73,6 +77,7 @@ class CardEmojis:
             emoji = existing.get(name)
             if emoji is None:
                 image = await asyncio.to_thread(emoji_png, code)
+                await self._budget.take(Priority.REST)
                 try:
                     emoji = await client.create_application_emoji(name=name, image=image)
                 except discord.HTTPException as error:

@@ -9,7 +9,8 @@
   `quit` (the confirmed Leave of a running game), `alone` / `stay` (euchre: switch "Go alone"
   on or off in a hand, bot/tables/alone.py);
   `tb:{table}:seat:{position}` (sit at a lobby position 0..3), `tb:{table}:set:{setting}`
-  (the host moves a table setting to its next value) and `tb:{table}:bot:{level}` (add a bot of
+  (the host moves a table setting to its next value; on the lobby's turn-timer menu, to the
+  value picked) and `tb:{table}:bot:{level}` (add a bot of
   level easy, normal or hard; a bare `bot`, on lobby messages older than the levels, adds a
   normal one).
 
@@ -20,9 +21,12 @@
   `ag:{game}:step:{step}` (turn the replay to a step, in place; `jump:{step}` the same for ⏮ ⏭,
   so that the four buttons' ids differ at either end). `{game}` is the finished game's
   id. The end-of-game message is drawn before that id exists, so its buttons carry the table
-  and the game's seed instead: `ge:{table}:{seed}:{verb}` (verb `open`, `review`, `export`),
-  which storage turns into the game id. `ps:{user}:{game}` posts a player's /stats (game
-  `euchre`, `truco` or `all`) to the channel.
+  and the moment the game started instead: `ge:{table}:t{ms}:{verb}` (verb `open`, `review`,
+  `export`; `ms` the game's started_at in milliseconds, which with the table names one game),
+  which storage turns into the game id. Ids drawn before that carried the game's seed,
+  `ge:{table}:{seed}:{verb}` (up to 20 digits), and still work; a seed no longer fits (fair
+  deals' seeds are 256-bit). `ps:{user}:{game}` posts a player's /stats (game `euchre`,
+  `truco` or `all`) to the channel.
 
 Parsing is strict: anything else — a forged or garbled id — is None, and the user is told the
 button is not valid. The DynamicItem templates match the prefixes broadly (`t:.*`, `tb:.*`) so
@@ -59,6 +63,8 @@ TABLE_VERBS = frozenset(
         "back",
         "alone",
         "stay",
+        "deal",  # fair deals (bot/ui/fair_deal.py)
+        "cut",
     }
 )
 TABLE_BUTTON_ID = re.compile(
@@ -73,7 +79,8 @@ AFTER_GAME_ID = re.compile(
 )
 ENDED_VERBS = frozenset({"open", "review", "export"})
 ENDED_GAME_ID = re.compile(
-    rf"ge:(?P<table>{_NUMBER}):(?P<seed>[0-9]{{1,20}}):(?P<verb>open|review|export)"
+    rf"ge:(?P<table>{_NUMBER}):(?:t(?P<started>{_NUMBER})|(?P<seed>[0-9]{{1,20}}))"
+    r":(?P<verb>open|review|export)"
 )
 POST_STATS_ID = re.compile(rf"ps:(?P<user>{_NUMBER}):(?P<game>euchre|truco|all)")
 
@@ -180,10 +187,13 @@ class AfterGameId:
 @dataclass(frozen=True)
 class EndedGameId:
     table_id: int
-    seed: int
+    seed: int | None  # ids drawn before `started_ms`: the game's seed
     verb: str  # one of ENDED_VERBS
+    started_ms: int | None = None  # the game's started_at in whole milliseconds
 
     def __str__(self) -> str:
+        if self.started_ms is not None:
+            return f"ge:{self.table_id}:t{self.started_ms}:{self.verb}"
         return f"ge:{self.table_id}:{self.seed}:{self.verb}"
 
 
@@ -204,7 +214,21 @@ def after_game_id(game_id: int, verb: str, step: int | None = None) -> str:
 
 
 def ended_game_id(table_id: int, seed: int, verb: str) -> str:
+    """The older form, by seed (kept for the ids of messages drawn before `ended_game_at`)."""
     custom_id = str(EndedGameId(table_id, seed, verb))
+    if parse_ended_game(custom_id) is None:
+        raise ValueError(f"cannot make an end-of-game id for {verb!r}")
+    return custom_id
+
+
+def started_ms(started_at: float) -> int:
+    """A game's started_at as the whole milliseconds an end-of-game id carries."""
+    return int(started_at * 1000)
+
+
+def ended_game_at(table_id: int, started_at: float, verb: str) -> str:
+    """The end-of-game button of the game `table_id` started at `started_at` (epoch seconds)."""
+    custom_id = str(EndedGameId(table_id, None, verb, started_ms(started_at)))
     if parse_ended_game(custom_id) is None:
         raise ValueError(f"cannot make an end-of-game id for {verb!r}")
     return custom_id
@@ -228,8 +252,14 @@ def parse_ended_game(custom_id: str) -> EndedGameId | None:
     match = ENDED_GAME_ID.fullmatch(custom_id)
     if match is None or len(custom_id) > MAX_CUSTOM_ID:
         return None
-    table, seed = int(match["table"]), int(match["seed"])
-    if table > MAX_ID or seed >= 2**64:
+    table = int(match["table"])
+    if table > MAX_ID:
+        return None
+    if match["started"] is not None:
+        started = int(match["started"])
+        return None if started > MAX_ID else EndedGameId(table, None, match["verb"], started)
+    seed = int(match["seed"])
+    if seed >= 2**64:
         return None
     return EndedGameId(table, seed, match["verb"])
 

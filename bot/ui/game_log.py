@@ -106,6 +106,28 @@ def log_blocks(
     return [block for block in blocks if block]
 
 
+def with_reveals(blocks: list[list[str]], played: Any, locale: str | None) -> list[list[str]]:
+    """A fair game's log (issue 24): each hand's block ends with its revealed seed, cut and
+    commitment (one block per hand dealt, thrown-in hands too)."""
+    records = played.fair_records()
+    if not records:
+        return blocks
+    lines = [
+        t(
+            "fair.reveal",
+            locale,
+            hand=r["hand"],
+            seed=r["server_seed"],
+            cut=r["cut"],
+            short=r["commitment"][:12],
+        )
+        for r in records
+    ]
+    if len(lines) != len(blocks):  # never expected: keep every line, at the end
+        return [*blocks, lines]
+    return [[*block, line] for block, line in zip(blocks, lines, strict=True)]
+
+
 def paginate(blocks: list[list[str]], budget: int) -> list[str]:
     """Whole hands per page while they fit in `budget` characters; a hand longer than a page
     (never seen in practice) is cut between lines."""
@@ -158,5 +180,5 @@ def log_pages(game: FinishedGame, locale: str | None = None) -> tuple[str, list[
     played = replay(game)
     name_of = seat_namer(game, played, locale)
     header = log_header(game, name_of, locale)
-    blocks = log_blocks(game.game, played, name_of, locale)
+    blocks = with_reveals(log_blocks(game.game, played, name_of, locale), played, locale)
     return header, paginate(blocks, LOG_PAGE_CHARS - len(header) - 2)

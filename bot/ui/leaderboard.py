@@ -11,9 +11,9 @@ The DynamicItem templates match the prefixes broadly so that a garbled id still 
 callback that says the button is not valid. They are templates, so the buttons of old messages
 keep working after a restart.
 
-Answers: `/leaderboard` is public (a server leaderboard is for everyone to see); `/stats` and
-`/history` are private (a lookup for one person; nothing is posted to the channel), and so is a
-game's log. A page click edits its own message (callback type 7).
+Answers: `/leaderboard` is public (a server leaderboard is for everyone to see); `/stats` (with
+its chart and a Post to channel button, bot/ui/stats.py) and `/history` are private (a lookup
+for one person), and so is a game's log. A page click edits its own message (callback type 7).
 
 A game's log is replayed and rendered by bot.ui.game_log; this module shows its pages.
 """
@@ -50,7 +50,7 @@ from bot.ui.game_log import UnreadableGame, log_pages, timestamp
 from bot.ui.names import shown_name
 from bot.ui.public import send_kwargs
 from bot.ui.render import COLOURS, MessageParts
-from bot.ui.seasons import season_board_message, stats_seasons_field
+from bot.ui.seasons import season_board_message
 
 log = logging.getLogger(__name__)
 
@@ -548,39 +548,6 @@ async def show_leaderboard(
     await respond(interaction, work())
 
 
-async def show_stats(
-    interaction: discord.Interaction[Any],
-    user: discord.abc.User | None = None,
-    game: str | None = None,
-) -> None:
-    if await _refuse_outside_servers(interaction):
-        return
-    guild_id = interaction.guild_id
-    assert guild_id is not None
-    locale = locale_of(interaction)
-    target = user or interaction.user
-    if target.bot:
-        await say(interaction, t("stats.bot", locale))
-        return
-
-    async def work() -> Answer:
-        bot = bot_of(interaction)
-        stats = await bot.results.player_stats(guild_id, target.id, game, min_games=MIN_GAMES)
-        name = getattr(target, "display_name", None) or target.name
-        answer = stats_message(stats, name, server_name(interaction), game, locale)
-        seasons = await bot.seasons.player_seasons(guild_id, target.id, game)
-        if seasons and not isinstance(answer, str) and answer.embed is not None:
-            # Players keep their season results: one line per season played.
-            answer.embed.add_field(
-                name=t("season.stats.field", locale),
-                value=stats_seasons_field(seasons, locale),
-                inline=False,
-            )
-        return answer
-
-    await respond(interaction, work(), private=True)
-
-
 async def show_history(interaction: discord.Interaction[Any], game: str | None = None) -> None:
     if await _refuse_outside_servers(interaction):
         return
@@ -686,6 +653,5 @@ __all__ = [
     "parse_log_id",
     "show_history",
     "show_leaderboard",
-    "show_stats",
     "stats_message",
 ]

@@ -45,6 +45,7 @@ from typing import Any
 import discord
 
 from bot.tables.service import CHANGE_CLOSED, Table, TableService
+from bot.tables.table import CHANGE_PING
 from bot.texts import t
 from bot.ui import render, rest
 from bot.ui.buttons import detach
@@ -196,8 +197,8 @@ class LiveHands:
     def on_change(self, table: Table, change: str) -> None:
         """A service listener: never blocks; the edits run in background tasks."""
         users = self._by_table.get(table.id)
-        if not users:
-            return
+        if not users or change == CHANGE_PING:
+            return  # a ping changes nothing a hand shows
         if change == CHANGE_CLOSED:
             for user_id in list(users):
                 self._forget((table.id, user_id))

@@ -22,9 +22,10 @@ from bot.tables.service import Table
 from bot.tables.settings import SETTINGS, setting_of
 from bot.tables.story import game_story, story_lines
 from bot.texts import n, t
+from bot.ui import fair_deal
 from bot.ui.cards import card_text, cards_text, suit_text
 from bot.ui.components import Buttons
-from bot.ui.custom_ids import ended_game_id, game_action_id, table_button_id
+from bot.ui.custom_ids import ended_game_at, game_action_id, table_button_id
 from bot.ui.events import cards_line, event_sentence, team_name
 from bot.ui.names import shown_name
 from bot.ui.table_picture import URL as PICTURE_URL
@@ -133,8 +134,12 @@ def _footer(table: Table, locale: str | None) -> str:
 
 
 def options_summary(table: Table, locale: str | None) -> str:
-    options = table.options
-    if table.game_name == "euchre":
+    return rules_summary(table.game_name, table.options, locale)
+
+
+def rules_summary(game: str, options: Mapping[str, Any], locale: str | None) -> str:
+    """A game's options (normalised: every one present) in one line."""
+    if game == "euchre":
         parts = [
             t("options.target", locale, target=options["target"]),
             t("options.deck", locale, deck=options["deck"])
@@ -154,6 +159,9 @@ def options_summary(table: Table, locale: str | None) -> str:
         if options.get("match", 1) != 1:
             parts.append(t("options.best_of", locale, games=options["match"]))
     return " · ".join(parts)
+
+
+MENU_SETTING = "turn_timer"
 
 
 def lobby_message(table: Table, locale: str | None = None) -> MessageParts:
@@ -180,6 +188,9 @@ def lobby_message(table: Table, locale: str | None = None) -> MessageParts:
         ),
         inline=False,
     )
+    commitment = fair_deal.lobby_line(table, locale)
+    if commitment is not None:
+        embed.add_field(name=t("fair.field", locale), value=commitment, inline=False)
     embed.set_footer(text=_footer(table, locale))
 
     view = Buttons()
@@ -223,6 +234,30 @@ def lobby_message(table: Table, locale: str | None = None) -> MessageParts:
             row=2,
         )
     for setting, (name, value) in zip(SETTINGS, setting_texts(table, locale), strict=True):
+        if setting.name == MENU_SETTING:
+            # Issue 21 item 7: the turn timer is picked in one click from a menu (a button
+            # cycling through five values took four clicks and four public edits). Discord
+            # gives a message five rows and a menu fills one: the other settings stay buttons.
+            current = setting_of(table.record.settings, setting.name)
+            view.add_select(
+                table_button_id(table.id, "set", setting=setting.name),
+                placeholder=name,
+                options=[
+                    (
+                        t(
+                            "settings.button",
+                            locale,
+                            setting=name,
+                            value=t(f"settings.{setting.name}.{v}", locale),
+                        ),
+                        str(v),
+                        v == current,
+                    )
+                    for v in setting.values
+                ],
+                row=4,
+            )
+            continue
         view.add(
             table_button_id(table.id, "set", setting=setting.name),
             label=t("settings.button", locale, setting=name, value=value),
@@ -249,10 +284,14 @@ def lobby_message(table: Table, locale: str | None = None) -> MessageParts:
 
 def setting_texts(table: Table, locale: str | None) -> list[tuple[str, str]]:
     """Each table setting's name and current value, as the lobby shows them."""
+    return settings_texts(table.record.settings, locale)
+
+
+def settings_texts(settings: Mapping[str, Any], locale: str | None) -> list[tuple[str, str]]:
     return [
         (
             t(f"settings.{s.name}", locale),
-            t(f"settings.{s.name}.{setting_of(table.record.settings, s.name)}", locale),
+            t(f"settings.{s.name}.{setting_of(dict(settings), s.name)}", locale),
         )
         for s in SETTINGS
     ]
@@ -307,6 +346,10 @@ def _team_fields(
 def turn_line(table: Table, view: dict[str, Any], locale: str | None) -> str:
     """Whose turn it is, with a mention so they are notified."""
     to_act = view["to_act"]
+    fair = view.get("fair")
+    if view["phase"] == "cut" and fair is not None:  # nobody acts: the table cuts for them
+        cutter = seat_name(table, int(fair["cutter"]), locale)
+        return t(f"turn.{table.game_name}.cut", locale, who=cutter)
     if not to_act:
         return ""
     phase = view["phase"]
@@ -331,7 +374,7 @@ def _euchre_fields(
         )
         value += "\n" + t("table.turned_card", locale, card=card_text(view["turned_card"]))
         embed.add_field(name=t("table.field.trump", locale), value=value, inline=True)
-    else:
+    elif view["turned_card"] is not None:  # none while a fair hand waits for its cut
         key = "table.turned_down" if view["turned_down"] else "table.turned_up"
         value = t(key, locale, card=card_text(view["turned_card"]))
         if view.get("named_suit"):
@@ -483,12 +526,14 @@ def game_message(table: Table, locale: str | None = None) -> MessageParts:
         embed.add_field(
             name=t("table.field.log", locale), value="\n".join(lines)[-1024:], inline=False
         )
+    fair_deal.add_field(embed, table, locale)
     embed.set_footer(text=_footer(table, locale))
     content = _notice(table, locale) + turn_line(table, view, locale) + deadline_line(table, locale)
     buttons = Buttons()
     buttons.add(
         table_button_id(table.id, "hand"), label=t("table.button.hand", locale), style=Style.primary
     )
+    fair_deal.add_buttons(buttons, table, locale)
     if any(s is not None and s.covered for s in table.seats):
         buttons.add(
             table_button_id(table.id, "back"),
@@ -504,8 +549,8 @@ def ping_key(table: Table) -> tuple[Any, ...] | None:
     if table.closed or not setting_of(table.record.settings, "pings"):
         return None
     humans = table.humans_to_act()
-    if not humans:
-        return None
+    if not humans or not table.wants_ping():
+        return None  # nobody to ping, or not yet: they have not been idle `ping_after` s
     users = tuple(table.player_at(s).user_id for s in humans)
     return (users, table.record.turn_warned, table.version)
 
@@ -586,6 +631,7 @@ def result_message(table: Table, locale: str | None = None) -> MessageParts:
         embed.add_field(
             name=t("table.field.log", locale), value="\n".join(lines)[-1024:], inline=False
         )
+    fair_deal.add_field(embed, table, locale)
     embed.set_footer(text=_footer(table, locale))
     ready = table.record.ready
     humans = table.humans()
@@ -619,9 +665,9 @@ def result_message(table: Table, locale: str | None = None) -> MessageParts:
 
 def _after_game(embed: discord.Embed, buttons: Buttons, table: Table, locale: str | None) -> None:
     """The game's story, and its replay, review and record (issue 22): the buttons carry the
-    table and the seed, which storage turns into the recorded game's id."""
-    game, seed = table.game, table.record.seed
-    if game is None or seed is None:
+    table and the moment the game started, which storage turns into the recorded game's id."""
+    game, started_at = table.game, table.record.started_at
+    if game is None or started_at is None:
         return
     story = game_story(game)
     lines = story_lines(
@@ -633,7 +679,9 @@ def _after_game(embed: discord.Embed, buttons: Buttons, table: Table, locale: st
     embed.add_field(name=t("result.story", locale), value="\n".join(lines)[-1024:], inline=False)
     for verb, key in (("open", "replay"), ("review", "review"), ("export", "export")):
         buttons.add(
-            ended_game_id(table.id, seed, verb), label=t(f"replay.button.{key}", locale), row=1
+            ended_game_at(table.id, started_at, verb),
+            label=t(f"replay.button.{key}", locale),
+            row=1,
         )
 
 
@@ -722,6 +770,8 @@ def _action_style(action: str) -> discord.ButtonStyle:
 def hand_prompt(table: Table, view: dict[str, Any], locale: str | None) -> str:
     if view["is_over"]:
         return t("hand.over", locale)
+    if view["phase"] == "cut":
+        return t(f"hand.prompt.{table.game_name}.cut", locale)
     if view["legal_actions"]:
         phase = view["phase"]
         # the mão de dez comes at target - 2, which is 10 only in a game to 12
@@ -801,7 +851,7 @@ def hand_message(
                     maker=name_of(view["maker"]),
                 )
             )
-        else:
+        elif view["turned_card"] is not None:  # none while a fair hand waits for its cut
             key = "table.turned_down" if view["turned_down"] else "table.turned_up"
             lines.append(t(key, locale, card=card_text(view["turned_card"])))
         if view.get("discard"):

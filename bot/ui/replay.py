@@ -362,13 +362,18 @@ async def _dispatch(interaction: discord.Interaction[Any], parsed: AfterGameId) 
 
 
 async def on_ended_click(interaction: discord.Interaction[Any], custom_id: str) -> None:
-    """A button of the end-of-game message: its table and seed name the recorded game."""
+    """A button of the end-of-game message: its table and start (or seed) name the game."""
     parsed = parse_ended_game(custom_id)
     guild_id = interaction.guild_id
     if parsed is None or guild_id is None:
         await say(interaction, t("button.invalid", locale_of(interaction)))
         return
-    game_id = await bot_of(interaction).results.game_id_for(guild_id, parsed.table_id, parsed.seed)
+    results = bot_of(interaction).results
+    if parsed.started_ms is not None:
+        game_id = await results.game_id_started(guild_id, parsed.table_id, parsed.started_ms)
+    else:
+        assert parsed.seed is not None
+        game_id = await results.game_id_for(guild_id, parsed.table_id, parsed.seed)
     if game_id is None:
         await say(interaction, t("history.log.missing", locale_of(interaction)))
         return

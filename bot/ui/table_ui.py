@@ -29,6 +29,7 @@ from typing import Any, TypeVar
 
 import discord
 
+from bot.storage.house_rules import HouseRulesStore
 from bot.tables.bot_moves import DEFAULT_LEVEL
 from bot.tables.errors import (
     ChannelBusy,
@@ -39,6 +40,7 @@ from bot.tables.errors import (
     StaleVersion,
     TableError,
 )
+from bot.tables.records import HouseRules
 from bot.tables.service import CHANGE_RESTORED, Table, TableService
 from bot.tables.settings import BY_NAME
 from bot.texts import t
@@ -51,11 +53,13 @@ from bot.ui.card_emojis import CardEmojis
 from bot.ui.components import Buttons
 from bot.ui.custom_ids import parse_game_action, parse_table_button, table_button_id
 from bot.ui.discord_internals import template_of
+from bot.ui.fair_deal import FAIR_VERBS, on_fair_button
 from bot.ui.leaderboard import DYNAMIC_ITEMS as BOARD_ITEMS
 from bot.ui.live_hands import LiveHands
 from bot.ui.outage import OutageLog, is_storage_outage
 from bot.ui.public import PublicMessages, send_kwargs
 from bot.ui.seat_picture import SeatPictures, Shown
+from bot.ui.stats import DYNAMIC_ITEMS as STATS_ITEMS
 from bot.ui.translator import command_text
 
 log = logging.getLogger(__name__)
@@ -95,9 +99,12 @@ class TableUI:
         per_seconds: float | None = None,
         clock: Callable[[], float] = time.time,
         budget: GlobalBudget | None = None,
+        house_rules: HouseRulesStore | None = None,
     ) -> None:
         self.client = client
         self.service = service
+        # The servers' house rules (/settings): what new tables start with (None: none).
+        self.house_rules = house_rules
         self.ack_deadline = ack_deadline
         pacing: dict[str, Any] = {}
         if max_edits is not None:
@@ -108,7 +115,7 @@ class TableUI:
         # and deletes; answers to interactions are exempt and never wait on it.
         self.budget = budget if budget is not None else GlobalBudget()
         self.public = PublicMessages(client, service, budget=self.budget, **pacing)
-        self.card_emojis = CardEmojis()
+        self.card_emojis = CardEmojis(self.budget)
         self.seat_pictures = SeatPictures(clock)  # the table service's clock: time left
         self.live_hands = LiveHands(client, service, self.card_emojis, pictures=self.seat_pictures)
         self._background: set[asyncio.Task[None]] = set()
@@ -262,7 +269,11 @@ class TableUI:
             async def act() -> render.MessageParts:
                 try:
                     result = await self.service.act(
-                        parsed.table_id, interaction.user.id, parsed.action, parsed.version
+                        parsed.table_id,
+                        interaction.user.id,
+                        parsed.action,
+                        parsed.version,
+                        click=interaction.id,  # the next hand's cut, if this ends one
                     )
                 except StaleVersion as stale:
                     assert stale.table is not None
@@ -291,6 +302,11 @@ class TableUI:
         async def work(locale: str) -> None:
             if not self._in_its_place(interaction, table_id):
                 await say(interaction, t("button.invalid", locale))
+                return
+            # Any click on the table may cut a fair hand waiting for its cut (Start: hand 1).
+            service.fair_cuts.seen(table_id, interaction.id)
+            if verb in FAIR_VERBS:
+                await on_fair_button(interaction, service, table_id, verb)
                 return
             if verb in ("hand", "refresh"):
                 with self.live_hands.answering(table_id, user.id):
@@ -330,7 +346,11 @@ class TableUI:
                 change = service.cancel(table_id, user.id)
             elif verb == "set":
                 assert parsed.setting is not None
-                change = service.change_setting(table_id, user.id, parsed.setting)
+                # The lobby's menu sends the value picked; an old message's button, none.
+                data: dict[str, Any] = dict(interaction.data or {})
+                values = data.get("values") or []
+                value = str(values[0]) if values else None
+                change = service.change_setting(table_id, user.id, parsed.setting, value)
             elif verb == "back":
                 change = service.back(table_id, user.id)
             elif verb == "go":
@@ -508,18 +528,24 @@ class TableUI:
         assert interaction.guild_id is not None and interaction.channel_id is not None
         guild_id, channel_id = interaction.guild_id, interaction.channel_id
 
-        async def work(locale: str) -> None:
-            by = asyncio.get_running_loop().time() + self.ack_deadline
-            create = self.service.create(
+        async def create() -> Table:
+            # The server's house rules first; the options given to the command override them.
+            house = HouseRules()
+            if self.house_rules is not None:
+                house = await self.house_rules.get(guild_id, game)
+            return await self.service.create(
                 guild_id=guild_id,
                 channel_id=channel_id,
                 host_id=user.id,
                 host_name=getattr(user, "display_name", None) or user.name,
                 game=game,
-                options=options,
-                settings=settings,
+                options={**house.options, **options},
+                settings={**house.settings, **(settings or {})},
             )
-            table = await self.in_time(interaction, create, ephemeral_thinking=True, by=by)
+
+        async def work(locale: str) -> None:
+            by = asyncio.get_running_loop().time() + self.ack_deadline
+            table = await self.in_time(interaction, create(), ephemeral_thinking=True, by=by)
             await self._post_table_message(interaction, table, locale, by)
 
         await self.guarded(interaction, None, work)
@@ -677,6 +703,7 @@ def chosen_settings(
     turn_timer: discord.app_commands.Choice[int] | None,
     pings: bool | None,
     pictures: bool | None,
+    ping_after: discord.app_commands.Choice[int] | None = None,
 ) -> dict[str, Any]:
     """The table settings given as command options (the others take their defaults)."""
     chosen: dict[str, Any] = {}
@@ -686,12 +713,16 @@ def chosen_settings(
         chosen["pings"] = pings
     if pictures is not None:
         chosen["pictures"] = pictures
+    if ping_after is not None:
+        chosen["ping_after"] = ping_after.value
     return chosen
 
 
 def _templates() -> list[re.Pattern[str]]:
-    """The custom_id templates of every button the bot sends (tables, leaderboard, history)."""
-    return [template_of(item) for item in DYNAMIC_ITEMS + BOARD_ITEMS + AFTER_GAME_ITEMS]
+    """The custom_id templates of every button the bot sends (tables, leaderboard, history,
+    after the game, /stats)."""
+    items = DYNAMIC_ITEMS + BOARD_ITEMS + AFTER_GAME_ITEMS + STATS_ITEMS
+    return [template_of(item) for item in items]
 
 
 def _component_ids(components: Any) -> set[str]:

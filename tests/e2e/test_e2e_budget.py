@@ -29,7 +29,7 @@ async def test_under_a_saturated_budget_every_table_message_ends_at_the_latest_s
     drivers = []
     for channel, people in ((world.table, world.players), (second, others)):
         driver = TableDriver(emulator, running_bot, channel, people)
-        lobby = await driver.open(people[0], "euchre new", pings=True, turn_timer=0)
+        lobby = await driver.open(people[0], "euchre new", pings=True, turn_timer=0, ping_after=0)
         await driver.sit(lobby, people[1:], 0, people[0])
         await driver.start(lobby, people[0])
         drivers.append(driver)

@@ -206,7 +206,7 @@ async def test_a_turn_ping_is_forgotten_in_the_database_before_it_is_deleted(
 
     monkeypatch.setattr(discord.PartialMessage, "delete", observed_delete)
     driver = TableDriver(world.emu, running_bot, world.table, world.players)
-    lobby = await driver.open(world.alice, "euchre new", pings=True, turn_timer=0)
+    lobby = await driver.open(world.alice, "euchre new", pings=True, turn_timer=0, ping_after=0)
     await driver.sit(lobby, world.players[1:], 0, world.alice)
     await driver.start(lobby, world.alice)
     rng = random.Random(11)

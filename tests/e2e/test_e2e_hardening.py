@@ -277,7 +277,7 @@ async def test_hostile_display_names_ping_nobody_and_mentions_are_exact(
     world.bob.global_name = f"<@{victim.id}> @everyone **Bob**"
     world.carol.global_name = f"@here <@&{world.guild.id}> <#{world.table.id}> _Carol_"
     driver = TableDriver(world.emu, running_bot, world.table, world.players)
-    lobby = await driver.open(world.alice, "truco new", pings=True, turn_timer=0)
+    lobby = await driver.open(world.alice, "truco new", pings=True, turn_timer=0, ping_after=0)
     await driver.sit(lobby, world.players[1:], 0, world.alice)
     await driver.start(lobby, world.alice)
     await driver.play_to_end(random.Random(13))

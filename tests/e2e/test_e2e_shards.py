@@ -214,7 +214,7 @@ class Players:
 
     async def open_table(self, run: Run) -> None:
         host, guest = run.people
-        lobby = await host.slash(run.channel, run.command, timeout=10, **run.options)
+        lobby = await open_table(host, run.channel, run.command, timeout=10, **run.options)
         ids = [b.custom_id for b in lobby.buttons if b.custom_id and b.custom_id.startswith("tb:")]
         run.table_id = int(ids[0].split(":")[1])
         run.message = lobby

@@ -1,8 +1,9 @@
 """Nobody stalls a table (issue 10), end to end against the emulator and its clock: a player who
-never clicks is pinged, warned at half time and played for by a bot; comes back with one click;
-a restart keeps the deadline; the game finishes. Leaving mid-game hands the seat to a bot, the
-host may give that seat to someone who joins, and the result counts for the humans who
-finished; "Play again" is a ready check.
+never clicks is pinged once idle for the table's `ping_after` (issue 25: not on every turn, and
+not at all if they play in time), warned at half time and played for by a bot; comes back
+with one click; a restart keeps the deadline; the game finishes. Leaving mid-game hands the
+seat to a bot, the host may give that seat to someone who joins, and the result counts for the
+humans who finished; "Play again" is a ready check.
 
 The bot's table service runs on the emulator's clock, so `emulator.clock.advance()` jumps past
 deadlines instead of sleeping. Pings are checked by what Discord would do: only a NEW message
@@ -27,6 +28,12 @@ from tests.support.waiting import until
 from tests.support.world import World
 
 TIMER = 60.0
+PING_AFTER = 15  # the default of `ping_after`
+
+
+def sent_pings(emulator: Emulator) -> list[Message]:
+    """Every turn ping the bot ever sent (deleted ones too)."""
+    return [m for m in emulator.messages.values() if m.content.startswith(("🃏", "⏳"))]
 
 
 def pings(world: World) -> list[Message]:
@@ -77,8 +84,13 @@ async def test_a_player_who_never_clicks_is_pinged_warned_played_for_and_comes_b
         table, message = driver.table, driver.message
         url = render.jump_url(table)
 
-        # Her turn: a short NEW message pings her, and only her.
+        # Her turn: no ping while she may still be thinking (issue 25)...
         await her_turn(driver, alice.id)
+        assert table.record.turn_since is not None
+        await driver.settle()
+        assert not sent_pings(emulator)
+        # ...then, idle `ping_after` seconds, a short NEW message pings her, and only her.
+        emulator.clock.advance(PING_AFTER)
         ping = await the_ping(emulator, world, "🃏")
         assert ping.content == f"🃏 {you}: your turn at the Euchre table. {url}"
         assert ping.notified == [alice.id]
@@ -92,7 +104,7 @@ async def test_a_player_who_never_clicks_is_pinged_warned_played_for_and_comes_b
         )
 
         # Half time: the warning replaces the ping (a new message: it notifies her again).
-        emulator.clock.advance(TIMER / 2)
+        emulator.clock.advance(TIMER / 2 - PING_AFTER)
         warning = await the_ping(emulator, world, "⏳")
         assert warning.content == (
             f"⏳ {you}: half your time is gone — a bot plays for you <t:{int(deadline)}:R>. {url}"
@@ -114,10 +126,13 @@ async def test_a_player_who_never_clicks_is_pinged_warned_played_for_and_comes_b
         await message.wait_until(lambda m: "🤖 playing for" not in m.text)
         assert "I'm back" not in [b.label for b in message.buttons]
 
-        # Her turn again, then the bot goes down for longer than her timer.
+        # Her turn again, idle long enough for a ping, then the bot goes down for longer than
+        # her timer.
         await her_turn(driver, alice.id)
         deadline = table.record.turn_deadline
+        since = table.record.turn_since
         version = table.version
+        emulator.clock.advance(PING_AFTER)
         stale_ping = await the_ping(emulator, world, "🃏")
         await driver.settle()
     assert deadline is not None
@@ -126,6 +141,7 @@ async def test_a_player_who_never_clicks_is_pinged_warned_played_for_and_comes_b
     try:  # the deadline is stored with the table
         stored = await SqliteTableStore(db).get_table(table.id)
         assert stored is not None and stored.turn_deadline == deadline
+        assert stored.turn_since == since
     finally:
         await db.close()
 
@@ -139,8 +155,10 @@ async def test_a_player_who_never_clicks_is_pinged_warned_played_for_and_comes_b
         # The ping from before the restart is deleted; the channel holds one at most.
         await emulator.wait_for(lambda: stale_ping.deleted or None, timeout=15)
 
-        # Back mid-hand with one click on "Show my hand", and she plays a card herself.
+        # Back mid-hand with one click on "Show my hand", and she plays a card herself, in
+        # time: that turn never pinged her.
         await her_turn(driver, alice.id)
+        sent_before = len(sent_pings(emulator))
         hand = await alice.click(message, HAND_BUTTON)
         assert hand.ephemeral and not seat_of(table, alice.id).covered
         button = next(
@@ -152,6 +170,8 @@ async def test_a_player_who_never_clicks_is_pinged_warned_played_for_and_comes_b
         assert played is not None
         mine = (table.seat_of(alice.id), played.action)
         assert table.record.actions[version - table.start_version] == mine
+        await driver.settle()
+        assert len(sent_pings(emulator)) == sent_before
 
         # She walks away: three missed turns in a row, then the bot keeps her seat.
         for missed in (1, 2, 3):
@@ -169,7 +189,7 @@ async def test_a_player_who_never_clicks_is_pinged_warned_played_for_and_comes_b
         await driver.check_result_recorded()
         # No ping is left once nobody is to act; every ping notified exactly her.
         await emulator.wait_for(lambda: not pings(world) or None, timeout=15)
-        sent = [m for m in emulator.messages.values() if m.content.startswith(("🃏", "⏳"))]
+        sent = sent_pings(emulator)
         # (the ping, the warning and the one before the restart at least: later pings depend
         # on how fast the bots finish the game)
         assert len(sent) >= 3 and all(m.notified == [alice.id] for m in sent)
@@ -185,12 +205,22 @@ async def test_leaving_mid_game_then_play_again_as_a_ready_check(
     alice, bob, carol, dave = world.players
     driver = TableDriver(emulator, running_bot, world.table, world.players)
     lobby = await driver.open(alice, "truco new", target=6)
-    # The lobby's settings: one button per setting; a click moves it on (the host only).
-    refused = await bob.click(lobby, "Turn timer: 2 min")
+    # The lobby's settings (the host only): the turn timer is a menu, one pick sets any value
+    # with one public edit (issue 21 item 7: a button cycled through them).
+    refused = await bob.select(lobby, "Turn timer", ["300"])
     assert refused.content == t("table.error.not_host", bob.locale)
-    await alice.click(lobby, "Turn timer: 2 min")
+    edits = len(lobby.versions)
+    await alice.select(lobby, "Turn timer", ["300"])
     await lobby.wait_until(lambda m: "Turn timer: **5 min**" in m.text)
-    assert driver.table.record.settings == {"turn_timer": 300, "pings": True, "pictures": True}
+    assert driver.table.record.settings == {
+        "turn_timer": 300,
+        "pings": True,
+        "ping_after": PING_AFTER,
+        "pictures": True,
+    }
+    assert len(lobby.versions) == edits + 1
+    chosen = [o["label"] for o in lobby.select_menu("Turn timer")["options"] if o.get("default")]
+    assert chosen == ["Turn timer: 5 min"]
     await driver.sit(lobby, [bob, carol, dave], 0, alice)
     await driver.start(lobby, alice)
     rng = random.Random(5)

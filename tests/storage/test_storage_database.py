@@ -24,6 +24,8 @@ from tests.support.stored_games import act, lobby, open_db, peek, start
 
 EXPECTED_TABLES = {
     "schema_version",
+    "recaps",
+    "house_rules",
     "tables",
     "table_seats",
     "table_actions",
@@ -60,9 +62,12 @@ async def test_migrations_build_the_schema_from_an_empty_file(tmp_path: Path) ->
             (2, "table_settings_and_bot_levels"),
             (3, "turn_timers_pings_ready"),
             (4, "one_open_table_per_channel"),
-            (5, "server_settings"),
-            (6, "seasons"),
-            (7, "tournaments"),
+            (5, "weekly_recap"),
+            (6, "house_rules"),
+            (7, "turn_since"),
+            (8, "server_settings"),
+            (9, "seasons"),
+            (10, "tournaments"),
         ]
         assert await db.migrate() == []  # nothing left to apply
     finally:

@@ -1,5 +1,5 @@
 """How a best-of match counts on the board (issue 23): once by default, or once per game when
-the server's admin says so (server_settings, migration 005), on both back-ends."""
+the server's admin says so (server_settings, migration 008), on both back-ends."""
 
 from __future__ import annotations
 

@@ -491,3 +491,36 @@ async def test_a_game_counts_in_the_period_it_ended_in(storage: Storage) -> None
     assert await counted("month", monday + 20 * DAY) == dict.fromkeys((1, 2, 3, 4), 2)
     assert await counted("month", monday - 20 * DAY) == dict.fromkeys((1, 2, 3, 4), 1)
     assert await counted("week", monday + 7 * DAY) == {}
+
+
+async def test_rating_series_follows_each_game_and_counts_wins_by_month(storage: Storage) -> None:
+    """Issue 22's /stats chart: the player's shown rating after each of their games here, oldest
+    first (the last one is their rating now), and their wins and games by month (UTC); games of
+    another server or game kind are not counted."""
+    store, repo = storage.tables, storage.results
+    march = datetime(2024, 3, 10, 12, 0, tzinfo=UTC).timestamp()
+    april = datetime(2024, 4, 2, 12, 0, tzinfo=UTC).timestamp()
+    played = [(march, 0), (march + DAY, 1), (march + 2 * DAY, 0), (april, 0), (april + DAY, 1)]
+    ids = []
+    for ended, winner in played:
+        table, _ = await play_recorded(store, guild=A, seats=[1, 2, None, 4], winner=winner,
+                                       ended_at=ended)  # fmt: skip
+        ids.append(await repo.game_id_started(A, table.id, int((ended - 600.0) * 1000)))
+    await play_recorded(store, guild=B, seats=[1, 2, 3, 4], winner=1, ended_at=april)
+    await play_recorded(store, guild=A, seats=[1, 2, 3, 4], winner=1, ended_at=april, game="truco")
+
+    ratings, months = await repo.rating_series(A, 1, "euchre")
+    after = []
+    for game_id in ids:
+        assert game_id is not None
+        game = await repo.finished_game(A, game_id)
+        assert game is not None
+        after.append(next(p.rating_after for p in game.players if p.user_id == 1))
+    assert ratings == after and len(ratings) == len(played)
+    stats = await repo.player_stats(A, 1, "euchre")
+    assert ratings[-1] == stats.records["euchre"].rating
+    # User 1 sits at seat 0: team 0, which won the games whose winner is 0.
+    assert months == [("2024-03", 2, 3), ("2024-04", 1, 2)]
+    truco = (await repo.player_stats(A, 1, "truco")).records["truco"].rating
+    assert await repo.rating_series(A, 1, "truco") == ([truco], [("2024-04", 0, 1)])
+    assert await repo.rating_series(A, 99, "euchre") == ([], [])

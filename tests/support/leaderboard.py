@@ -111,10 +111,17 @@ class Recorder:
         ended_at: float,
         seed: int,
         options: dict[str, Any] | None = None,
+        *,
+        played: Any | None = None,
     ) -> Recorded:
+        """Record a game of `seed` played out by the bot players, or the finished engine game
+        `played` (a game with a deliberate move; its seed and options are its own)."""
         rules = rules_for(game)
-        normalised = rules.normalise_options(options or {})
-        played = play_out(game, normalised, seed)
+        if played is not None:
+            normalised, seed = played.options.to_dict(), played.seed
+        else:
+            normalised = rules.normalise_options(options or {})
+            played = play_out(game, normalised, seed)
         humans = [s for s in seats if s is not None]
         host = humans[0] if humans else None
         self._channel += 1

@@ -219,9 +219,11 @@ class TableDriver:
     async def start(self, lobby: Message, host: SimulatedUser) -> Message:
         await host.click(lobby, self.label("lobby.button.start"))
         table_id = self.table.id
-        return await lobby.wait_until(
+        shown = await lobby.wait_until(
             lambda m: any(b.custom_id == f"tb:{table_id}:hand" for b in m.buttons), timeout=15
         )
+        await self.service.fair_cuts.until_cut(table_id)  # hand 1, cut by the Start click
+        return shown
 
     # --- play -----------------------------------------------------------------------------------
 

@@ -49,9 +49,14 @@ def make_table(
     )
 
 
-def buttons(parts: render.MessageParts) -> list[discord.ui.Button[Any]]:
+def items(parts: render.MessageParts) -> list[Any]:
+    """The message's buttons and select menus (the lobby's turn timer is a menu)."""
     assert parts.view is not None
     return [getattr(item, "item", item) for item in parts.view.children]
+
+
+def buttons(parts: render.MessageParts) -> list[discord.ui.Button[Any]]:
+    return [item for item in items(parts) if isinstance(item, discord.ui.Button)]
 
 
 def play_out(table: Table, rng: random.Random, check_every: int = 1) -> int:
@@ -76,7 +81,10 @@ def texts_of(parts: render.MessageParts) -> list[str]:
     if parts.view is not None:
         for item in parts.view.children:
             button = getattr(item, "item", item)
-            out.append(str(button.label))
+            if isinstance(button, discord.ui.Select):  # a lobby menu: its choices are read
+                out += [str(button.placeholder)] + [o.label for o in button.options]
+            else:
+                out.append(str(button.label))
             out.append(str(button.custom_id))
     return out
 

@@ -27,10 +27,22 @@ class Clock:
         return self.now
 
 
-def make_service(db: Storage, seeds: itertools.count[int] | None = None) -> TableService:
+CLICKS = itertools.count(1_400_000_000_000_000_000)  # interaction ids, as Discord's snowflakes
+CUT_WAIT = 0.05  # the table layer's humans act without a click id: each hand is cut after this
+
+
+def make_service(
+    db: Storage, seeds: itertools.count[int] | None = None, *, fair_deals: bool = True
+) -> TableService:
+    """Fair deals as in production unless `fair_deals` is False (a test of the old dealing)."""
     counter = seeds if seeds is not None else itertools.count(7)
     return TableService(
-        db.tables, bot_move_delay=0, clock=Clock(), seed_source=lambda: next(counter)
+        db.tables,
+        bot_move_delay=0,
+        clock=Clock(),
+        seed_source=lambda: next(counter),
+        fair_deals=fair_deals,
+        cut_wait=CUT_WAIT,
     )
 
 
@@ -50,8 +62,17 @@ async def full_table(
     )
     for user, name in ((ANA, "Ana"), (BIA, "Bia"), (CAU, "Cau")):
         await service.join(table.id, user, name)
+    service.fair_cuts.seen(table.id, next(CLICKS))  # the Start click: it cuts hand 1
     await service.start(table.id, HOST)
+    await cut_made(service, table)
     return table
+
+
+async def cut_made(service: TableService, table: Table) -> None:
+    """Until the fair hand waiting for its cut (if one does) is cut: at once after a click,
+    else after the service's cut wait. The bots are not waited for."""
+    await service.fair_cuts.until_cut(table.id)
+    assert table.game is None or table.game.phase != "cut", "the hand was not cut"
 
 
 def user_at(table: Table, seat: int) -> int:
@@ -74,6 +95,7 @@ async def play_random(
             continue
         seat = rng.choice(humans)
         action = rng.choice(table.game.legal_actions(seat))
-        await service.act(table.id, user_at(table, seat), action, table.version)
+        # With a click id, as the UI acts: the click that ends a hand cuts the next one.
+        await service.act(table.id, user_at(table, seat), action, table.version, next(CLICKS))
         done += 1
     return done

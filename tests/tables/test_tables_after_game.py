@@ -16,7 +16,6 @@ import pytest
 from bot.engine.euchre import Options as EuchreOptions
 from bot.engine.euchre import bot_player as euchre_bot
 from bot.engine.euchre import new_game as new_euchre
-from bot.engine.euchre.cards import CARD_OF_CODE, EFFECTIVE_SUIT, SUIT_OF_CODE
 from bot.engine.truco import Options as TrucoOptions
 from bot.engine.truco import bot_player as truco_bot
 from bot.engine.truco import new_game as new_truco
@@ -26,23 +25,13 @@ from bot.tables.replay import replay_steps
 from bot.tables.review import review_game
 from bot.tables.story import game_story, story_lines
 from bot.workers import worker_pool
-
-Choice = Callable[[Any, int], str | None]  # a deliberate move at some position, else None
-
-
-def played(game: Any, bot: Any, choice: Choice | None = None) -> tuple[Any, list[int]]:
-    """The game played to its end by the rule player, except where `choice` names a move;
-    returns the game and the indexes of the chosen moves."""
-    chosen: list[int] = []
-    while not game.is_over:
-        seat = game.to_act[0]
-        action = choice(game, seat) if choice is not None else None
-        if action is None:
-            action = bot.choose_action(game, seat)
-        else:
-            chosen.append(len(game.actions))
-        game.apply(seat, action)
-    return game, chosen
+from tests.support.bad_moves import (
+    EUCHRE_SEED,
+    once,
+    played,
+    truco_with,
+    trump_or_throw_off,
+)
 
 
 def euchre_game(seed: int, options: EuchreOptions | None = None) -> Any:
@@ -189,47 +178,6 @@ def pool() -> Any:
     executor.shutdown(wait=True, cancel_futures=True)
 
 
-def _trump_or_throw_off(game: Any, seat: int) -> tuple[str, str] | None:
-    """Seat 0 plays last to a trick its partner is winning, a plain suit led, and may either
-    trump it or throw off another card: (its lowest trump, its first other card)."""
-    if seat != 0 or game.phase != "play":
-        return None
-    view = game.view(0)
-    if len(view["trick"]) != 3 or not view["trump"]:
-        return None
-    effective = EFFECTIVE_SUIT[SUIT_OF_CODE[view["trump"]]]
-    trump = effective[CARD_OF_CODE["J" + view["trump"]]]
-
-    def suit(action: str) -> int:
-        return effective[CARD_OF_CODE[action.removeprefix("play:")]]
-
-    if suit(view["trick"][0]["card"]) == trump:
-        return None
-    legal = view["legal_actions"]
-    trumps = [a for a in legal if suit(a) == trump]
-    others = [a for a in legal if suit(a) != trump]
-    if not trumps or not others:
-        return None
-    # The partner wins the trick unless seat 0 trumps it: ask the engine itself.
-    trial = game.clone()
-    [won] = [e for e in trial.apply(0, others[0]) if e.kind == "trick_won"]
-    return (trumps[-1], others[0]) if won.seat == 2 else None
-
-
-def once(pick: Callable[[tuple[str, str]], str], find: Callable[[Any, int], Any]) -> Choice:
-    """A choice made at the first position `find` accepts, and never again."""
-    done: list[bool] = []
-
-    def choice(game: Any, seat: int) -> str | None:
-        found = None if done else find(game, seat)
-        if found is None:
-            return None
-        done.append(True)
-        return pick(found)
-
-    return choice
-
-
 async def _review_one(pool: ProcessPoolExecutor, game: Any, index: int, seat: int) -> Any:
     progress: list[tuple[int, int]] = []
     review = await review_game(
@@ -245,17 +193,11 @@ async def _review_one(pool: ProcessPoolExecutor, game: Any, index: int, seat: in
     return decision
 
 
-# Seeds where the situation arises (found by playing seeds 1.. until it did; most such moves are
-# marked, see the closing note: trumping a trick the partner has already won is not always costly).
-EUCHRE_SEED = 19
-TRUCO_SEED = 314
-
-
 async def test_review_marks_trumping_the_partners_winning_trick(pool: ProcessPoolExecutor) -> None:
     game, [index] = played(
         new_euchre(EuchreOptions(), EUCHRE_SEED),
         euchre_bot,
-        once(lambda found: found[0], _trump_or_throw_off),
+        once(lambda found: found[0], trump_or_throw_off),
     )
     decision = await _review_one(pool, game, index, 0)
     assert decision.verdict in ("mistake", "blunder")
@@ -271,40 +213,14 @@ async def test_review_leaves_throwing_off_under_the_partners_trick_unmarked(
     game, [index] = played(
         new_euchre(EuchreOptions(), EUCHRE_SEED),
         euchre_bot,
-        once(lambda found: found[1], _trump_or_throw_off),
+        once(lambda found: found[1], trump_or_throw_off),
     )
     decision = await _review_one(pool, game, index, 0)
     assert decision.verdict is None
 
 
-def _zap_answer(game: Any, seat: int) -> bool | None:
-    """Seat 0 answers a truco ask holding the zap."""
-    if game.phase == "answer" and 0 in game.to_act and "4C" in game.view(0)["hand"]:
-        return True
-    return None
-
-
-def _truco_with(answer: str) -> tuple[Any, int]:
-    def choice(game: Any, seat: int) -> str | None:
-        if chosen or not _zap_answer(game, 0):
-            return None
-        chosen.append(len(game.actions))
-        return answer if seat == 0 else None
-
-    chosen: list[int] = []
-    game = new_truco(TrucoOptions(), TRUCO_SEED)
-    while not game.is_over:
-        seat = game.to_act[0]
-        action = choice(game, seat)
-        if action is None:
-            action = truco_bot.choose_action(game, seat)
-        game.apply(seat, action)
-    assert game.actions[chosen[0]] == (0, answer)
-    return game, chosen[0]
-
-
 async def test_review_marks_running_from_a_truco_with_the_zap(pool: ProcessPoolExecutor) -> None:
-    game, index = _truco_with("run")
+    game, index = truco_with("run")
     decision = await _review_one(pool, game, index, 0)
     assert decision.verdict in ("mistake", "blunder")
     assert decision.best in ("accept", "raise")
@@ -317,7 +233,7 @@ async def test_review_marks_running_from_a_truco_with_the_zap(pool: ProcessPoolE
 async def test_review_leaves_accepting_a_truco_with_the_zap_unmarked(
     pool: ProcessPoolExecutor,
 ) -> None:
-    game, index = _truco_with("accept")
+    game, index = truco_with("accept")
     decision = await _review_one(pool, game, index, 0)
     assert decision.verdict is None
 

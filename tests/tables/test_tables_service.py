@@ -20,10 +20,13 @@ from tests.support.service import (
     BIA,
     CAU,
     CHANNEL,
+    CLICKS,
+    CUT_WAIT,
     DUDA,
     GUILD,
     HOST,
     Clock,
+    cut_made,
     full_table,
     make_service,
     play_random,
@@ -199,6 +202,7 @@ async def test_double_click_applies_once(service: TableService, game: str) -> No
     seat = table.game.to_act[0]
     action = table.game.legal_actions(seat)[0]
     version = table.version
+    done = len(table.game.actions)  # hand 1's cut (fair deals)
     results = await asyncio.gather(
         *(service.act(table.id, user_at(table, seat), action, version) for _ in range(5)),
         return_exceptions=True,
@@ -206,7 +210,7 @@ async def test_double_click_applies_once(service: TableService, game: str) -> No
     applied = [r for r in results if not isinstance(r, BaseException)]
     assert len(applied) == 1
     assert all(isinstance(r, errors.StaleVersion) for r in results if r not in applied)
-    assert table.version == version + 1 and len(table.game.actions) == 1
+    assert table.version == version + 1 and len(table.game.actions) == done + 1
 
 
 async def ask_truco(service: TableService, table: Table) -> None:
@@ -378,7 +382,9 @@ async def bot_table(
     )
     for _ in range(3):
         await service.add_bot(table.id, HOST)
+    service.fair_cuts.seen(table.id, next(CLICKS))  # the Start click: it cuts hand 1
     await service.start(table.id, HOST)
+    await cut_made(service, table)
     return table
 
 
@@ -490,7 +496,9 @@ class FailingStore:
 
 async def test_a_failed_write_leaves_the_table_as_stored(db: Storage) -> None:
     store = FailingStore(db.tables)
-    service = TableService(store, bot_move_delay=0, clock=Clock(), seed_source=lambda: 5)
+    service = TableService(
+        store, bot_move_delay=0, clock=Clock(), seed_source=lambda: 5, cut_wait=CUT_WAIT
+    )
     table = await service.create(
         guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, host_name="Host", game="euchre"
     )
@@ -501,6 +509,7 @@ async def test_a_failed_write_leaves_the_table_as_stored(db: Storage) -> None:
     for user, name in ((ANA, "Ana"), (BIA, "Bia"), (CAU, "Cau")):
         await service.join(table.id, user, name)
     await service.start(table.id, HOST)
+    await cut_made(service, table)  # no click: cut after the wait
     assert table.game is not None
     seat = table.game.to_act[0]
     action = table.game.legal_actions(seat)[0]

@@ -20,7 +20,7 @@ from bot.storage import Database, SqliteTableStore
 from bot.tables import errors
 from bot.tables.records import ChannelTaken, TableRecord
 from bot.tables.service import Table, TableService
-from tests.support.service import ANA, BIA, CAU, HOST, Clock, user_at
+from tests.support.service import ANA, BIA, CAU, CLICKS, CUT_WAIT, HOST, Clock, cut_made, user_at
 
 # Guild ids on shard 0 and shard 1 of 2 (bits 22 and up decide).
 GUILD_0, GUILD_1 = (10 << 22) | 5, (11 << 22) | 5
@@ -48,6 +48,7 @@ def service_on(
         clock=Clock(),
         seed_source=lambda: next(seeds),
         shards=shards,
+        cut_wait=more.pop("cut_wait", CUT_WAIT),
         **more,
     )
 
@@ -60,7 +61,9 @@ async def full_table(
     )
     for user, name in ((ANA, "Ana"), (BIA, "Bia"), (CAU, "Cau")):
         await service.join(table.id, user, name)
+    service.fair_cuts.seen(table.id, next(CLICKS))  # the Start click: it cuts hand 1
     await service.start(table.id, HOST)
+    await cut_made(service, table)
     return table
 
 
@@ -82,13 +85,15 @@ async def test_load_active_with_a_shard_returns_only_that_shards_guilds(
         await full_table(service, GUILD_0, 3),
     ]
     seat, action = human_to_act(tables[1])
+    cut = list(tables[1].record.actions)  # hand 1's cut (fair deals)
+    assert [a for _, a in cut] == [a for _, a in cut if a.startswith("cut:")] != []
     await service.act(tables[1].id, user_at(tables[1], seat), action, tables[1].version)
     store = SqliteTableStore(two_dbs[1])
     by_shard = {s: await store.load_active((s, 2)) for s in (0, 1)}
     assert [t.id for t in by_shard[0]] == [tables[0].id, tables[2].id]
     assert [t.id for t in by_shard[1]] == [tables[1].id]
     (second,) = by_shard[1]
-    assert second.actions == [(seat, action)] and all(s is not None for s in second.seats)
+    assert second.actions == [*cut, (seat, action)] and all(s is not None for s in second.seats)
     assert len(await store.load_active()) == 3
     assert await store.load_active((0, 1)) == await store.load_active()
     with pytest.raises(ValueError, match="shard"):
@@ -228,7 +233,9 @@ async def test_a_channel_the_store_already_holds_answers_a_table_is_already_here
     )
     seeds = itertools.count(7)
     service_b = TableService(
-        ChannelTakenStore(two_dbs[1]), bot_move_delay=0, seed_source=lambda: next(seeds)
+        ChannelTakenStore(two_dbs[1]),
+        bot_move_delay=0,
+        seed_source=lambda: next(seeds),
     )
     with pytest.raises(errors.ChannelBusy) as busy:
         await service_b.create(

@@ -9,6 +9,7 @@ from bot.ui.custom_ids import (
     EndedGameId,
     PostStatsId,
     after_game_id,
+    ended_game_at,
     ended_game_id,
     parse_after_game,
     parse_ended_game,
@@ -27,6 +28,17 @@ def test_after_game_ids_round_trip() -> None:
     assert parse_post_stats("ps:99:all") == PostStatsId(99, None)
 
 
+def test_end_of_game_ids_name_the_game_by_its_start_not_its_seed() -> None:
+    """Fair deals' seeds are 256-bit (78 digits): the id carries the game's start instead,
+    short whatever the seed; the older seed form still parses."""
+    custom_id = ended_game_at(2**63 - 1, 1_780_000_000.1234, "review")
+    assert custom_id == f"ge:{2**63 - 1}:t1780000000123:review" and len(custom_id) <= 100
+    assert parse_ended_game(custom_id) == EndedGameId(2**63 - 1, None, "review", 1780000000123)
+    assert parse_ended_game("ge:7:12345678901234567890:open") == EndedGameId(
+        7, 12345678901234567890, "open"
+    )
+
+
 @pytest.mark.parametrize(
     "forged",
     [
@@ -42,6 +54,10 @@ def test_after_game_ids_round_trip() -> None:
         "ag:12:post ",
         "ge:1:2:post",
         f"ge:1:{2**64}:open",
+        f"ge:1:t{2**63}:open",
+        "ge:1:t:open",
+        "ge:1:t012:open",
+        "ge:1:x12:open",
         "ps:1:poker",
     ],
 )

@@ -14,7 +14,7 @@ from bot.storage.backend import open_storage
 from bot.tables.service import Table, TableService
 from bot.texts import t
 from bot.ui import render
-from tests.support.service import full_table, make_service, user_at
+from tests.support.service import CLICKS, full_table, make_service, user_at
 
 
 @pytest.fixture
@@ -32,7 +32,8 @@ async def act(service: TableService, table: Table, choose: Callable[[list[str]],
     assert table.game is not None
     seat = table.game.to_act[0]
     action = choose(table.game.legal_actions(seat))
-    await service.act(table.id, user_at(table, seat), action, table.version)
+    # With a click id, as the UI acts: a click that ends a hand cuts the next one at once.
+    await service.act(table.id, user_at(table, seat), action, table.version, next(CLICKS))
 
 
 def field_names(table: Table) -> list[str]:

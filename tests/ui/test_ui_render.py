@@ -25,6 +25,7 @@ from tests.support.render import (
     buttons,
     check_discord_limits,
     check_step,
+    items,
     make_table,
     play_out,
     texts_of,
@@ -92,7 +93,7 @@ async def test_lobby_message_buttons() -> None:
     table = Table(record=record, rules=rules)
     parts = render.table_message(table)
     check_discord_limits(parts)
-    by_id = {b.custom_id: b for b in buttons(parts)}
+    by_id = {b.custom_id: b for b in items(parts)}
     assert by_id["tb:7:bot:hard"].label == "Add bot: hard"
     assert by_id["tb:7:seat:0"].disabled  # a human sits there
     assert not by_id["tb:7:seat:2"].disabled  # a bot's seat may be taken over
@@ -111,9 +112,23 @@ async def test_lobby_message_buttons() -> None:
         "tb:7:cancel",
         "tb:7:set:turn_timer",  # one button per table setting (issue 10)
         "tb:7:set:pings",
+        "tb:7:set:ping_after",  # issue 25
         "tb:7:set:pictures",
     }
-    assert by_id["tb:7:set:turn_timer"].label == "Turn timer: 2 min"
+    # Issue 21 item 7: the turn timer is a menu of its values (one pick), the current one chosen.
+    timer = by_id["tb:7:set:turn_timer"]
+    assert isinstance(timer, discord.ui.Select)
+    assert [(o.label, o.value) for o in timer.options] == [
+        ("Turn timer: off", "0"),
+        ("Turn timer: 30 s", "30"),
+        ("Turn timer: 1 min", "60"),
+        ("Turn timer: 2 min", "120"),
+        ("Turn timer: 5 min", "300"),
+    ]
+    assert [o.label for o in timer.options if o.default] == ["Turn timer: 2 min"]
+    timer_row = next(r for r in parts.view.to_components() if r["components"][0]["type"] == 3)
+    assert len(timer_row["components"]) == 1  # a select fills its row (Discord's rule)
+    assert by_id["tb:7:set:ping_after"].label == "Ping after: 15 s idle"
     assert by_id["tb:7:set:pings"].label == "Turn pings: on"
     assert "Ana" in repr(parts.embed.to_dict())
     assert "Bot 3 (hard)" in repr(parts.embed.to_dict())  # the seat shows its level
@@ -142,6 +157,27 @@ def test_a_truco_ask_pings_both_human_partners_and_nobody_else() -> None:
     assert render.ping_key(table) is not None
     table.record.settings = {"pings": False}
     assert render.ping_key(table) is None  # the table option turns pings off
+
+
+def test_a_turn_pings_only_once_the_player_has_been_idle_ping_after_seconds() -> None:
+    """Issue 25: no ping while the turn is fresh; due `ping_after` s after it reached them;
+    `ping_after` 0 pings at once, as before."""
+    seed = next(s for s in range(100) if make_table("euchre", {}, s).game.to_act == [0])  # type: ignore[union-attr]
+    table = make_table("euchre", {}, seed, bots={1, 2, 3})
+    assert table.humans_to_act() == [0]
+    table.record.turn_since = 1000.0
+    assert render.ping_key(table) is None
+    assert table.ping_due() == 1000.0 + 15  # the default
+    table.ping_due_for = 1000.0  # the turn timers saw the time come
+    assert render.ping_key(table) is not None
+    assert table.ping_due() is None  # due once per turn
+    table.record.turn_since = 1005.0  # a new turn: quiet again
+    assert render.ping_key(table) is None
+    table.record.turn_warned = True  # half time: the warning pings, idle or not
+    assert render.ping_key(table) is not None
+    table.record.turn_warned = False
+    table.record.settings = {"ping_after": 0}
+    assert render.ping_key(table) is not None and table.ping_due() is None
 
 
 def test_a_covered_seat_is_marked_and_offers_im_back() -> None:

@@ -1,4 +1,4 @@
--- 007 (PostgreSQL twin of ../007_tournaments.sql; ids BIGINT identities, Discord ids BIGINT,
+-- 010 (PostgreSQL twin of ../010_tournaments.sql; ids BIGINT identities, Discord ids BIGINT,
 -- times DOUBLE PRECISION): tournaments as a config and a versioned action log.
 
 CREATE TABLE tournaments (

@@ -1,4 +1,4 @@
--- 007: tournaments (issue 23). A tournament is its config and its action log, like a table:
+-- 010: tournaments (issue 23). A tournament is its config and its action log, like a table:
 -- its state is rebuilt by replaying the actions (bot/tables/tournament.py). An action is
 -- appended only as the next one (seq = version), in the transaction that bumps the version, so
 -- two processes or a replayed step after a restart cannot both write it.

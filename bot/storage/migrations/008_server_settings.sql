@@ -1,4 +1,4 @@
--- 005: a server's competition settings, chosen by its admins (issue 23).
+-- 008: a server's competition settings, chosen by its admins (issue 23).
 --
 -- One row per server and setting; a missing row is the setting's default. Today:
 -- `count_matches` = 'match' (a best-of match counts once on the board, the default) or 'game'

@@ -1,4 +1,4 @@
--- 006: seasons (issue 23). A server admin starts a season per game; its games are rated again
+-- 009: seasons (issue 23). A server admin starts a season per game; its games are rated again
 -- from a fresh prior in season_ratings while the all-time rating (ratings) goes on.
 --
 -- A game belongs to the season of its server and kind whose window holds its end time:

@@ -1,4 +1,4 @@
--- 006 (PostgreSQL twin of ../006_seasons.sql; ids BIGINT identities, Discord ids BIGINT, times
+-- 009 (PostgreSQL twin of ../009_seasons.sql; ids BIGINT identities, Discord ids BIGINT, times
 -- DOUBLE PRECISION): seasons (issue 23). See the SQLite file for what each column means.
 
 CREATE TABLE seasons (

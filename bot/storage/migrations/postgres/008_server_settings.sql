@@ -1,4 +1,4 @@
--- 005 (PostgreSQL twin of ../005_server_settings.sql; Discord ids BIGINT): a server's
+-- 008 (PostgreSQL twin of ../008_server_settings.sql; Discord ids BIGINT): a server's
 -- competition settings, chosen by its admins (issue 23).
 --
 -- One row per server and setting; a missing row is the setting's default. Today:

@@ -1,0 +1,31 @@
+"""/verify: recompute a fair deal inside Discord (issue 24, docs/fair-deals.md)."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.ui import fair_deal
+from bot.ui.translator import command_text
+
+
+class Verify(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="verify", description=command_text("fair.verify.cmd"))
+    @app_commands.describe(
+        hand=command_text("fair.verify.hand"), game=command_text("fair.verify.game")
+    )
+    async def verify(
+        self,
+        interaction: discord.Interaction,
+        hand: app_commands.Range[int, 1, 10_000],
+        game: app_commands.Range[int, 1] | None = None,
+    ) -> None:
+        await fair_deal.verify(interaction, game, hand)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Verify(bot))
