@@ -29,6 +29,7 @@ from bot.ui.answer import say
 from bot.ui.budget import GlobalBudget
 from bot.ui.buttons import DYNAMIC_ITEMS
 from bot.ui.recap import WeeklyRecap
+from bot.ui.rest import is_too_late
 from bot.ui.seasons import post_season_end
 from bot.ui.table_ui import TableUI
 from bot.ui.tournaments import TournamentUI
@@ -280,8 +281,18 @@ class CardTableBot(commands.Bot):
                 error,
             )
             text = t("error.command_out_of_date", locale)
+        elif is_too_late(original := getattr(error, "original", error)):
+            # Answered after Discord's 3 s deadline: the person saw "This interaction failed"
+            # and any answer now meets the same 10062. One line, no traceback.
+            log.warning(
+                "command %s answered too late in guild %s channel %s: %s",
+                interaction.command and interaction.command.qualified_name,
+                interaction.guild_id,
+                interaction.channel_id,
+                original,
+            )
+            return
         else:
-            original = getattr(error, "original", error)
             log.error(
                 "command %s failed in guild %s channel %s: %r",
                 interaction.command and interaction.command.qualified_name,

@@ -43,6 +43,8 @@ Emulator(*, response_deadline=3.0, token_lifetime=900.0, rate_limits=False,
     set_old_message_edits(enabled=True, *, limit=3, per=3600, age=3600): the 30046 rule (below);
     old_message_edit_refusals -> [OldMessageRefusal: channel_id, message_id, at]
     commands.registered(guild_id | None) -> the synced command payloads (None: global)
+    add_application_emoji(name, image) -> id: an emoji the application uploaded in an earlier
+    run (Discord keeps them across restarts)
     delete_message(message) -- a moderator deletes a public message (MESSAGE_DELETE)
     gateway: drop(code=4000, *, shard_id=None) to cut the bot's connection; sessions, frames,
     ready_count, connected (every guild's shard online), identified, session_for(guild_id),

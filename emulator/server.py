@@ -195,6 +195,27 @@ class Emulator:
                 return user
         raise EmulatorUsageError(f"no user {name!r}")
 
+    def add_application_emoji(self, name: str, image: bytes) -> int:
+        """An application emoji uploaded before this run (Discord keeps an application's
+        emojis across the bot's restarts): a world where the bot's first start is long past.
+        Returns its id."""
+        if not rest_emojis.NAME.fullmatch(name) or any(
+            e["name"] == name for e in self.application_emojis.values()
+        ):
+            raise EmulatorUsageError(f"emoji name {name!r}: invalid or already taken")
+        emoji_id = self.snowflakes.next()
+        self.application_emojis[emoji_id] = {
+            "id": str(emoji_id),
+            "name": name,
+            "roles": [],
+            "require_colons": True,
+            "managed": False,
+            "animated": False,
+            "available": True,
+        }
+        self.emoji_images[emoji_id] = image
+        return emoji_id
+
     def register_channel(self, channel: Channel) -> None:
         self.channels[channel.id] = channel
 

@@ -4,6 +4,8 @@
     .venv/bin/python scripts/bench_latency.py --tables 200 --memory-tables 0 --think 1
     .venv/bin/python scripts/bench_latency.py --humans 4 --profile
     .venv/bin/python scripts/bench_latency.py --tables 200 --bot-hook my_fix.py:apply
+    .venv/bin/python scripts/bench_latency.py --tables 50 200 --ping-after 0 15 --memory-tables 0
+    .venv/bin/python scripts/bench_latency.py --tables 200 --shards 1 2 --memory-tables 0
 
 Two processes, as in production, where Discord is not in the bot's process: this one runs the
 Discord emulator and the simulated people; a child process runs the real, unmodified bot
@@ -35,7 +37,14 @@ clicks Play again. So a table moves as fast as its people think and its bot seat
    callbacks and interaction-token webhooks) per second, mean and busiest second, against
    Discord's 50; the 429s the emulator answered; and the table messages' staleness: for each
    game action in the window, from its new state (no later than its answer) until the table
-   message shows that state or a later one, p50 / p99.
+   message shows that state or a later one, p50 / p99. The idle player's ping delay: on
+   `--idle-share` of their turns a person sits idle `--idle` s; for every turn that reached a
+   human in the window, the seconds from its `turn_since` until its ping was posted (observed
+   in the bot: all turns with `--ping-after 0`, the old behaviour; the idle ones otherwise).
+   `--ping-after S [S ...]` runs each size once per setting; `--shards K [K ...]` runs K bot
+   processes (shard i of K each, one guild each, the tables dealt in turn, each process its
+   own SQLite file and a 1/K share of the token's global budget), figures summed/merged. A
+   summary table of these figures closes the run.
 2. Memory per active table: a fresh bot; `--warm-tables` tables played a little first (caches,
    code paths); then tracemalloc starts in the bot process, `--memory-tables` more tables are
    opened and played to `--mid-moves` moves of their people, everything settles (bot moves done,
@@ -199,6 +208,30 @@ class Timed:
         return taken
 
 
+class PingDelays:
+    """Turn ping delays (observation only): for each ping posted, the seconds from the moment
+    the turn reached the human(s) (the table's stored `turn_since`) until the ping message was
+    posted (its id stored), through the table message worker's `_sync_ping`."""
+
+    def __init__(self, public: Any, now: Callable[[], float]) -> None:
+        self.delays: list[tuple[float, float]] = []  # (turn_since, seconds to the ping)
+        original = public._sync_ping
+
+        async def observed(table: Any, channel: Any) -> None:
+            before = table.record.ping_message_id
+            since = table.record.turn_since
+            await original(table, channel)
+            after = table.record.ping_message_id
+            if after is not None and after != before and since is not None:
+                self.delays.append((since, now() - since))
+
+        public._sync_ping = observed
+
+    def take(self) -> list[tuple[float, float]]:
+        taken, self.delays = self.delays, []
+        return taken
+
+
 def _rss_bytes() -> int:
     with open("/proc/self/statm") as statm:
         return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
@@ -210,7 +243,7 @@ async def _serve_bot(conn: Connection, config: dict[str, Any]) -> None:
     import discord.http
     import yarl
 
-    from bot.client import CardTableBot
+    from bot.client import make_bot
     from bot.settings import Settings
 
     logging.basicConfig(level=logging.WARNING, format="bot process: %(levelname)s %(message)s")
@@ -230,8 +263,12 @@ async def _serve_bot(conn: Connection, config: dict[str, Any]) -> None:
         dev_guild_id=config["guild_id"],
         log_level="WARNING",
         bot_move_delay=0.0,
+        # --shards K: this process is shard `shard_id` of K (its own guild, its own tables, a
+        # 1/K share of the token's global budget).
+        shard_count=config.get("shard_count"),
+        shard_ids=config.get("shard_ids"),
     )
-    bot = CardTableBot(settings, guild_ready_timeout=0.05)
+    bot = make_bot(settings, guild_ready_timeout=0.05)
     task = asyncio.create_task(bot.start(config["token"]))
     ready = asyncio.create_task(bot.wait_until_ready())
     await asyncio.wait({task, ready}, return_when=asyncio.FIRST_COMPLETED)
@@ -253,6 +290,7 @@ async def _serve_bot(conn: Connection, config: dict[str, Any]) -> None:
     # An action's write: at once on the loop's connection, or (another writer holds the
     # database) on the writer's thread, both behind the store's one append_action.
     writes = Timed(service.store, "append_action") if observe else None
+    pings = PingDelays(bot.table_ui.public, service.now) if observe else None
 
     loop = asyncio.get_running_loop()
     inbox: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
@@ -282,6 +320,7 @@ async def _serve_bot(conn: Connection, config: dict[str, Any]) -> None:
                         "lag": lag.take(),
                         "act": acts.take() if acts else [],
                         "write": writes.take() if writes else [],
+                        "pings": pings.take() if pings else [],
                     }
                 )
             elif command == "idle":
@@ -411,7 +450,13 @@ class BotProcess:
     """The bot in a child process, and the pipe to talk to it."""
 
     def __init__(
-        self, emu: Emulator, guild_id: int, folder: str, hook: str | None, observe: bool
+        self,
+        emu: Emulator,
+        guild_id: int,
+        folder: str,
+        hook: str | None,
+        observe: bool,
+        shard: tuple[int, int] | None = None,
     ) -> None:
         context = multiprocessing.get_context("spawn")  # no fork of a running event loop
         self.conn, child = context.Pipe()
@@ -420,9 +465,13 @@ class BotProcess:
             "gateway_url": emu.gateway_url,
             "token": emu.token,
             "guild_id": guild_id,
-            "database": str(Path(folder) / "bench.sqlite3"),
+            # Each shard process its own SQLite file: it owns only its guilds' tables. (In
+            # production the processes share one database, PostgreSQL: not measured here.)
+            "database": str(Path(folder) / f"bench-{shard[0] if shard else 0}.sqlite3"),
             "hook": hook,
             "observe": observe,
+            "shard_count": shard[1] if shard else None,
+            "shard_ids": (shard[0],) if shard else None,
         }
         # Not daemonic: the bot starts its own worker processes (the bot seats' search), which a
         # daemonic process may not; stop() ends it.
@@ -481,6 +530,7 @@ class Counters:
     games: int = 0
     refusals: list[str] = field(default_factory=list)  # the bot's answers other than the hand
     stalls: list[str] = field(default_factory=list)  # a person called on, and nothing moved
+    idle_turns: int = 0  # turns a person sat idle on (--idle-share)
 
 
 class BenchTable:
@@ -514,6 +564,9 @@ class BenchTable:
         # At most so many clicks in flight over all tables (the memory run: a bot slowed down
         # by tracemalloc must still answer in time); None: no limit.
         self.gate: asyncio.Semaphore | None = None
+        self.idle_share = 0.0  # the share of turns on which a person sits idle...
+        self.idle_seconds = 0.0  # ...this long
+        self.ping_after: int | None = None  # the table's setting, given to `/... new`
 
     # --- watching ---------------------------------------------------------------------------
 
@@ -580,9 +633,19 @@ class BenchTable:
     async def pause(self) -> None:
         await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
 
+    async def pause_on_turn(self) -> None:
+        """Think before a move; on `idle_share` of the turns, sit idle `idle_seconds` instead
+        (the player the idle ping is for)."""
+        if self.idle_share and self.rng.random() < self.idle_share:
+            self.counters.idle_turns += 1
+            await asyncio.sleep(self.idle_seconds)
+        else:
+            await self.pause()
+
     async def open(self) -> None:
         host = self.people[0]
-        reply = await host.slash(self.channel, f"{self.game} new", timeout=CLICK_TIMEOUT)
+        options = {} if self.ping_after is None else {"ping_after": self.ping_after}
+        reply = await host.slash(self.channel, f"{self.game} new", timeout=CLICK_TIMEOUT, **options)
         # A slow creation is deferred: the table is then posted in the channel, and the
         # command's private answer links to it.
         self.message = reply if not reply.ephemeral else self.channel.last_message
@@ -633,7 +696,7 @@ class BenchTable:
                 continue
             ids, drawn = self.actions(hand)
             if ids and drawn > acted:
-                await self.pause()
+                await self.pause_on_turn()
                 ids, drawn = self.actions(hand)  # the hand may have moved on meanwhile
                 if ids and hand is not None:
                     acted = max(acted, drawn)
@@ -688,11 +751,32 @@ async def watch(tables: list[BenchTable], stop: asyncio.Event) -> None:
 @dataclass
 class World:
     emu: Emulator
-    bot: BotProcess
+    bots: list[BotProcess]  # one, or one per shard (--shards K)
     tables: list[BenchTable] = field(default_factory=list)
     counters: Counters = field(default_factory=Counters)
     stop: asyncio.Event = field(default_factory=asyncio.Event)
     tasks: list[asyncio.Task[Any]] = field(default_factory=list)
+    ping_after: int | None = None  # the tables' ping_after setting (None: the default)
+    idle_share: float = 0.0
+    idle_seconds: float = 0.0
+
+    @property
+    def bot(self) -> BotProcess:
+        """The (first) bot process: the one profiled, and the memory run's only one."""
+        return self.bots[0]
+
+    async def status(self) -> dict[str, Any]:
+        """Every bot process's status since the last call, merged: CPU seconds summed (over
+        K processes a figure above 100% means several cores), the lists joined."""
+        answers = [await bot.status() for bot in self.bots]
+        merged: dict[str, Any] = {"cpu": sum(a["cpu"] for a in answers)}
+        for key in ("errors", "gc", "act", "write", "pings"):
+            merged[key] = [v for a in answers for v in a[key]]
+        merged["lag"] = (
+            [v for a in answers for v in a["lag"][0]],
+            [v for a in answers for v in a["lag"][1]],
+        )
+        return merged
 
 
 @contextlib.asynccontextmanager
@@ -704,17 +788,35 @@ async def world(
     hook: str | None = None,
     *,
     observe: bool = True,
+    shards: int = 1,
+    ping_after: int | None = None,
+    idle_share: float = 0.0,
+    idle_seconds: float = 0.0,
 ) -> Any:
-    emu = Emulator(rate_limits=True)  # Discord's per-channel edit bucket, enforced
+    # Discord's per-channel edit bucket enforced (its global limit and route buckets are on
+    # by default); with shards, guilds go to the session of (guild_id >> 22) % K.
+    emu = Emulator(rate_limits=True, shard_count=shards)
     await emu.start()
-    guild = emu.add_guild("Bench")
+    if shards > 1:
+        guilds = [emu.add_guild(f"Bench {i}", shard=(i, shards)) for i in range(shards)]
+    else:
+        guilds = [emu.add_guild("Bench")]
     with tempfile.TemporaryDirectory(prefix="cardtable-bench-") as folder:
-        bot = BotProcess(emu, guild.id, folder, hook, observe)
-        state = World(emu, bot)
+        bots = [
+            BotProcess(emu, guild.id, folder, hook, observe, (i, shards) if shards > 1 else None)
+            for i, guild in enumerate(guilds)
+        ]
+        state = World(
+            emu,
+            bots,
+            ping_after=ping_after,
+            idle_share=idle_share,
+            idle_seconds=idle_seconds,
+        )
         try:
-            await bot.start()
-            await emu.wait_connected()
-            add_tables(state, guild, tables, humans, think, seed)
+            await asyncio.gather(*(bot.start() for bot in bots))
+            await emu.wait_connected(sessions=len(bots))
+            add_tables(state, guilds, tables, humans, think, seed)
             # One watcher for every table, those added later included.
             state.tasks.append(asyncio.create_task(watch(state.tables, state.stop)))
             yield state
@@ -732,25 +834,32 @@ async def world(
                     timeout=5,
                     what="the last clicks to be answered",
                 )
-            await bot.stop()
+            for bot in bots:
+                await bot.stop()
             await emu.stop()
-            if bot.errors:
-                print(f"{'':>15}the bot logged errors: {bot.errors[:3]}", flush=True)
+            for bot in bots:
+                if bot.errors:
+                    print(f"{'':>15}the bot logged errors: {bot.errors[:3]}", flush=True)
 
 
 def add_tables(
-    state: World, guild: Any, count: int, humans: int, think: float, seed: int
+    state: World, guilds: list[Any], count: int, humans: int, think: float, seed: int
 ) -> list[BenchTable]:
+    """`count` more tables, dealt in turn to the guilds (to the shards, one guild each)."""
     new = []
     start = len(state.tables)
     for n in range(start, start + count):
+        guild = guilds[n % len(guilds)]
         channel = guild.add_channel(f"table-{n}")
         people = [state.emu.add_user(f"p{n}x{k}") for k in range(humans)]
         for person in people:
             guild.add_member(person)
         game = "euchre" if n % 2 == 0 else "truco"
         rng = random.Random(seed * 100_003 + n)
-        new.append(BenchTable(state.emu, channel, people, game, rng, think, state.counters))
+        table = BenchTable(state.emu, channel, people, game, rng, think, state.counters)
+        table.ping_after = state.ping_after
+        table.idle_share, table.idle_seconds = state.idle_share, state.idle_seconds
+        new.append(table)
     state.tables += new
     return new
 
@@ -792,6 +901,27 @@ class Window:
     global_starts: list[float] = field(default_factory=list)
     too_many: int = 0
     staleness: list[float] = field(default_factory=list)  # s: state change -> table message
+    # s: a turn reached a human (in the window) -> its ping posted (all turns at ping_after 0;
+    # only the idle ones otherwise)
+    ping_delays: list[float] = field(default_factory=list)
+    ping_after: int | None = None
+    shards: int = 1
+    idle_turns: int = 0  # over the whole run so far
+
+    def summary(self) -> str:
+        """One line of the issue's capacity figures for this run."""
+        ms = self.latencies_ms
+        stale = sorted(self.staleness)
+        pings = sorted(self.ping_delays)
+        setting = "default" if self.ping_after is None else f"{self.ping_after:g}"
+        return (
+            f"{self.tables:>6} {self.shards:>6} {setting:>10} "
+            f"{percentile(stale, 0.5):>7.2f} {percentile(stale, 0.99):>7.2f} "
+            f"{percentile(ms, 0.5):>7.1f} {percentile(ms, 0.99):>7.1f} "
+            f"{len(self.global_starts) / self.seconds:>7.1f} {self.too_many:>5} "
+            f"{percentile(pings, 0.5):>7.1f} {percentile(pings, 0.99):>7.1f} {len(pings):>6} "
+            f"{self.unanswered:>6} {self.bot_cpu:>7.0%}"
+        )
 
     def limits_line(self) -> str:
         """Discord's limits: global requests/s (mean and busiest second), 429s, and how long
@@ -912,6 +1042,12 @@ HEADER = (
     f"{'tables':>6} {'humans':>6} {'acks':>7} {'acks/s':>7} {'p50':>7} {'p99':>7} "
     f"{'max':>7} {'p50':>7} {'p99':>7} {'failed':>6} {'bot CPU':>7} {'emu CPU':>7}"
 )
+SUMMARY_HEADER = (
+    f"{'':>25}{'staleness (s)':-^16}{'ack (ms)':-^16}{'global':^8}{'':>6}"
+    f"{'idle ping (s)':-^23}\n"
+    f"{'tables':>6} {'procs':>6} {'ping_after':>10} {'p50':>7} {'p99':>7} {'p50':>7} {'p99':>7} "
+    f"{'req/s':>7} {'429s':>5} {'p50':>7} {'p99':>7} {'pings':>6} {'failed':>6} {'bot CPU':>7}"
+)
 EMULATOR_GC = GcPauses()
 
 
@@ -929,7 +1065,7 @@ async def measure(state: World, seconds: float) -> Window:
     gc.collect()
     gc.freeze()
     gc.disable()
-    before = await state.bot.status()
+    before = await state.status()
     emu_before = own_cpu()
     EMULATOR_GC.take()
     # The instrument's own stalls: a click's frame waits for the emulator's loop to go out,
@@ -937,6 +1073,7 @@ async def measure(state: World, seconds: float) -> Window:
     emu_lag = LoopLag(lambda: 0)
     emu_lag_task = asyncio.create_task(emu_lag.run())
     began = time.perf_counter()
+    began_wall = time.time()  # the bots' clock: turn_since is stamped with it
     first = len(emu.interactions)
     first_request = len(emu.requests)
     try:
@@ -945,7 +1082,8 @@ async def measure(state: World, seconds: float) -> Window:
         gc.enable()
         emu_lag_task.cancel()
     ended = time.perf_counter()
-    after = await state.bot.status()
+    ended_wall = time.time()
+    after = await state.status()
     emu_after = own_cpu()
     window = [i for i in emu.interactions[first:] if _in(i, began, ended)]
     requests: dict[str, int] = {}
@@ -979,6 +1117,14 @@ async def measure(state: World, seconds: float) -> Window:
         if all(v is not None for v in stale):
             break
         await asyncio.sleep(0.5)
+    # Turn pings of the turns that reached a human during the window: an idle turn's ping goes
+    # out `ping_after` s later, so wait that long (and 5 s more) past the window for them.
+    pings = after["pings"]
+    if state.ping_after != 0:
+        delay = 15 if state.ping_after is None else state.ping_after
+        await asyncio.sleep(max(0.0, ended_wall + delay + 5 - time.time()))
+        pings += (await state.status())["pings"]
+    ping_delays = [delay for since, delay in pings if began_wall <= since < ended_wall]
     return Window(
         tables=len(state.tables),
         humans=len(state.tables[0].people) if state.tables else 0,
@@ -998,6 +1144,10 @@ async def measure(state: World, seconds: float) -> Window:
         global_starts=global_starts,
         too_many=too_many,
         staleness=[v for v in stale if v is not None],
+        ping_delays=ping_delays,
+        ping_after=state.ping_after,
+        shards=len(state.bots),
+        idle_turns=state.counters.idle_turns,
     )
 
 
@@ -1076,8 +1226,25 @@ def timeline(window: Window) -> str:
     )
 
 
-async def latency_run(args: argparse.Namespace, size: int, largest: bool) -> Window:
-    async with world(size, args.humans, args.think, args.seed, args.bot_hook) as state:
+async def latency_run(
+    args: argparse.Namespace,
+    size: int,
+    largest: bool,
+    *,
+    shards: int = 1,
+    ping_after: int | None = None,
+) -> Window:
+    async with world(
+        size,
+        args.humans,
+        args.think,
+        args.seed,
+        args.bot_hook,
+        shards=shards,
+        ping_after=ping_after,
+        idle_share=args.idle_share,
+        idle_seconds=args.idle,
+    ) as state:
         began = time.perf_counter()
         await open_tables(state.tables)
         opened = time.perf_counter() - began
@@ -1101,7 +1268,7 @@ async def latency_run(args: argparse.Namespace, size: int, largest: bool) -> Win
             print(f"{'':>15}p99 over {P99_TARGET_MS:g} ms: {result.verdict()}", flush=True)
         if largest and (args.profile or missed or slow_seen):
             await profile_bot(state, args)
-        problems = state.emu.problems() + (await state.bot.status())["errors"]
+        problems = state.emu.problems() + (await state.status())["errors"]
         if problems:
             print(f"{'':>15}problems: {problems[:5]}", flush=True)
         return result
@@ -1166,7 +1333,7 @@ async def memory_run(args: argparse.Namespace) -> tuple[float, float, float]:
         await play_to_mid_game(state, state.tables, moves)
         _, actions_before, _ = await state.bot.ask("idle")
         rss_before = await state.bot.ask("trace", TRACE_FRAMES)
-        new = add_tables(state, guild, count, args.humans, think, args.seed + 2)
+        new = add_tables(state, [guild], count, args.humans, think, args.seed + 2)
         gate = asyncio.Semaphore(MEMORY_RUN_CLICKS)
         for table in state.tables:
             table.gate = gate
@@ -1233,9 +1400,32 @@ async def main(args: argparse.Namespace) -> None:
     print(HEADER, flush=True)
     results = []
     largest = max(args.tables)
-    for size in args.tables:
-        results.append(await latency_run(args, size, largest=size == largest))
-    big = next(r for r in results if r.tables == largest)
+    runs = [
+        (size, shards, ping_after)
+        for size in args.tables
+        for shards in args.shards
+        for ping_after in args.ping_after
+    ]
+    for size, shards, ping_after in runs:
+        print(
+            f"{'':>15}{size} tables, {shards} bot process{'es' if shards > 1 else ''}, "
+            f"ping_after {'default' if ping_after is None else ping_after}:",
+            flush=True,
+        )
+        last = (size, shards, ping_after) == runs[-1]
+        results.append(
+            await latency_run(
+                args, size, largest=size == largest and last, shards=shards, ping_after=ping_after
+            )
+        )
+    print(
+        f"\nDiscord's limits (issue 25), limits on; {os.cpu_count()} cores; idle turns "
+        f"{args.idle_share:.0%} of a person's turns, {args.idle:g} s each:"
+    )
+    print(SUMMARY_HEADER)
+    for result in results:
+        print(result.summary())
+    big = next(r for r in reversed(results) if r.tables == largest)
     if args.memory_tables > 0:
         print()
     memory = await memory_run(args) if args.memory_tables > 0 else None
@@ -1281,6 +1471,29 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--profile-seconds", type=float, default=8.0)
     parser.add_argument("--profile-lines", type=int, default=25)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--shards",
+        type=int,
+        nargs="+",
+        default=[1],
+        metavar="K",
+        help="bot processes, each shard i of K with its own guild and 1/K of the tables",
+    )
+    parser.add_argument(
+        "--ping-after",
+        type=int,
+        nargs="+",
+        default=[None],
+        metavar="S",
+        help="the tables' ping_after setting, one run each (default: the setting's default)",
+    )
+    parser.add_argument(
+        "--idle-share",
+        type=float,
+        default=0.05,
+        help="share of a person's turns on which they sit idle (the idle ping's player)",
+    )
+    parser.add_argument("--idle", type=float, default=20.0, help="seconds of an idle turn")
     parser.add_argument("--verbose", action="store_true", help="a per-second timeline")
     parser.add_argument(
         "--bot-hook",

@@ -35,6 +35,7 @@ from bot.client import CardTableBot
 from bot.settings import Settings
 from bot.storage.backend import Storage, open_storage
 from emulator import Emulator, run_bot, run_client
+from tests.support.card_emojis import seed_card_emojis
 from tests.support.openapi import Contract
 from tests.support.postgres import (
     PgServer,
@@ -84,6 +85,13 @@ async def emulator(request: pytest.FixtureRequest) -> AsyncIterator[Emulator]:
     description (tests/support/openapi.py; its ACCEPTED lists where Discord is laxer)."""
     emu = Emulator()
     await emu.start()
+    if request.node.path.is_relative_to(E2E_FOLDER) and not request.node.get_closest_marker(
+        "first_start"
+    ):
+        # The application's card emojis, as Discord keeps them from an earlier start: each bot
+        # start lists them instead of uploading 53 under the global limit. Tests marked
+        # first_start (tests/e2e/test_e2e_card_emojis.py) see the real first upload.
+        seed_card_emojis(emu)
     try:
         yield emu
         if not request.node.stash.get(_CALL_FAILED, False):

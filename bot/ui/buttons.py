@@ -22,7 +22,7 @@ from bot.ui import discord_internals
 from bot.ui.answer import locale_of, say
 from bot.ui.bot_of import bot_of
 from bot.ui.custom_ids import GAME_ACTION_TEMPLATE, TABLE_BUTTON_TEMPLATE
-from bot.ui.rest import is_transport_error
+from bot.ui.rest import is_too_late, is_transport_error
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +73,9 @@ class KeyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"
         try:
             await self.handle(interaction, self.item.custom_id or "")
         except Exception as error:
+            if is_too_late(error):  # past Discord's deadline: nothing can answer it now
+                log.warning("click on %s answered too late: %s", self.item.custom_id, error)
+                return
             if is_transport_error(error):  # no answer can travel: one line, no traceback
                 log.warning("click on %s not answered: %r", self.item.custom_id, error)
                 return

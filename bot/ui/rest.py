@@ -28,6 +28,8 @@ log = logging.getLogger(__name__)
 
 # "Interaction has already been acknowledged": a retried answer whose first try did arrive.
 ALREADY_ACKNOWLEDGED = 40060
+# "Unknown interaction": the answer came after Discord's 3 s deadline (or the token expired).
+UNKNOWN_INTERACTION = 10062
 
 
 def is_transport_error(error: BaseException) -> bool:
@@ -36,6 +38,13 @@ def is_transport_error(error: BaseException) -> bool:
     if isinstance(error, aiohttp.ClientError | OSError):
         return True
     return isinstance(error, RuntimeError) and "Session is closed" in str(error)
+
+
+def is_too_late(error: BaseException) -> bool:
+    """Discord refused the answer as Unknown interaction (10062): it came after the 3 s
+    deadline (a loaded bot, a long pause). The person already saw "This interaction failed"
+    and any fallback answer would meet the same refusal: nothing to answer, no bug to trace."""
+    return isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION
 
 
 async def once_more_if_dropped(what: str, send: Callable[[], Awaitable[None]]) -> None:

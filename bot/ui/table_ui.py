@@ -167,6 +167,13 @@ class TableUI:
         except TableError as error:
             await say(interaction, self.error_text(error, locale))
         except Exception as error:
+            if rest.is_too_late(error):
+                log.warning(
+                    "interaction %s at table %s answered too late (10062 Unknown interaction)",
+                    interaction.id,
+                    table_id,
+                )
+                return
             if rest.is_transport_error(error):
                 # The answer itself could not travel (already sent again once where that is
                 # safe): nothing can reach the user now, and it is no bug of ours to trace.

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bot.client import CardTableBot
 from bot.pictures.cards import deck_codes
 from bot.settings import Settings
@@ -13,9 +15,14 @@ from bot.ui.card_emojis import emoji_name
 from bot.ui.cards import card_text, cards_in_text
 from emulator import Emulator, Message, run_bot
 from emulator.rest_emojis import MAX_APPLICATION_EMOJIS
+from tests.support.card_emojis import seed_card_emojis
 from tests.support.games import play_game
 from tests.support.play_driver import HAND_BUTTON, TableDriver, scale_rate_limits
 from tests.support.world import World
+
+# The bot's real first start: no card emoji yet, 53 uploads under Discord's global limit (the
+# other e2e tests start with the emojis an earlier start left, see tests/conftest.py).
+pytestmark = pytest.mark.first_start
 
 
 async def open_hand(driver: TableDriver, world: World) -> Message:
@@ -102,3 +109,22 @@ async def test_a_whole_game_with_card_emojis_on_every_hand(
     for message in hands:
         for code, emoji in card_buttons(message).items():
             assert emoji is not None and emoji["name"] == emoji_name(code)
+
+
+async def test_a_start_after_the_first_finds_the_seeded_emojis_and_uploads_none(
+    emulator: Emulator, world: World, bot_settings: Settings
+) -> None:
+    """The other e2e tests' world (tests/conftest.py): the application already holds the card
+    emojis, as Discord keeps them from the first start; the bot lists them, uploads nothing,
+    and the hand buttons show them."""
+    seed_card_emojis(emulator)
+    async with run_bot(emulator, bot_settings) as bot:
+        assert bot.table_ui is not None
+        emojis = bot.table_ui.card_emojis
+        await emojis.ready()
+        assert emojis.uploaded == 0
+        assert set(emojis.by_card) == set(deck_codes())
+        scale_rate_limits(emulator, bot, per=1.0)
+        hand = await open_hand(TableDriver(emulator, bot, world.table, world.players), world)
+        assert all(emoji is not None for emoji in card_buttons(hand).values())
+    assert not [r for r in emulator.requests if r.path.endswith("/emojis") and r.method == "POST"]

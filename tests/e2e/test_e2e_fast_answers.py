@@ -63,7 +63,10 @@ async def test_answers_ask_nothing_back_and_no_message_event_reaches_the_bot(
     204 and the bot parses no message. The bot identifies with the guilds intent only, so the
     table messages, hands and pings it sends come back as no MESSAGE_CREATE / UPDATE event."""
     scale_rate_limits(emulator, running_bot, per=1.0)
-    driver = await seat_and_start(world, running_bot, "euchre new", 4, target=5, turn_timer=0)
+    # Pings at once (ping_after=0): the channel messages whose events must not come back.
+    driver = await seat_and_start(
+        world, running_bot, "euchre new", 4, target=5, turn_timer=0, ping_after=0
+    )
     hands = await open_hands(driver)
     rng = random.Random(8)
     clicked = []

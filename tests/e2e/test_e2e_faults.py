@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 import sqlite3
@@ -15,6 +16,7 @@ from bot.client import CardTableBot
 from bot.settings import Settings
 from bot.texts import t
 from bot.ui import discord_internals as internals
+from bot.ui.buttons import KeyButton
 from emulator import Emulator
 from emulator.state import APPLICATION_COMMAND
 from tests.support.hardening import started_table
@@ -215,3 +217,41 @@ async def test_a_turn_ping_is_forgotten_in_the_database_before_it_is_deleted(
         await driver.settle()
     assert stored_at_delete, "pings were deleted"
     assert all(ping != deleted for deleted, ping in stored_at_delete), stored_at_delete
+
+
+async def test_a_click_answered_after_its_deadline_logs_one_warning_and_no_traceback(
+    emulator: Emulator,
+    world: World,
+    running_bot: CardTableBot,
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Fault 4 of the rest of issue 25: the bot answers a click after Discord's 3 s deadline
+    (a loaded bot, a long pause): Discord answers 10062 Unknown interaction. Nothing can reach
+    the person any more (a fallback would meet the same 10062) and it is no bug to trace: one
+    warning line, no ERROR, no traceback."""
+    driver = await started_table(world, running_bot, "euchre new")
+    handled = asyncio.Event()
+    real = KeyButton.callback
+
+    async def late(self: KeyButton, interaction: Any) -> None:
+        # The bot gets to the click after its deadline: the emulator's clock jumps past it.
+        emulator.clock.advance(emulator.response_deadline + 1)
+        try:
+            await real(self, interaction)
+        finally:
+            handled.set()  # the click's whole handling, its logging included, is over
+
+    monkeypatch.setattr(KeyButton, "callback", late)
+    caplog.clear()
+    caplog.set_level(logging.INFO)
+    click = await world.alice.send_click(driver.message, f"tb:{driver.table.id}:hand")
+    await asyncio.wait_for(handled.wait(), 10)
+    assert click.failed  # the person saw "This interaction failed"
+    assert emulator.take_violations(10062)
+    assert not [r for r in bot_lines(caplog, logging.ERROR)]
+    assert not [r for r in caplog.records if r.exc_info]
+    warnings = bot_lines(caplog, logging.WARNING)
+    assert len(warnings) == 1 and "too late" in warnings[0].getMessage(), [
+        w.getMessage() for w in warnings
+    ]

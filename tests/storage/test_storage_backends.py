@@ -23,6 +23,8 @@ from tests.support.storage import fetch_rows, reopen
 from tests.support.stored_games import act, lobby, start
 
 SHARD_COUNT = 4
+# The schema version a migrated database reaches: the newest numbered migration.
+LATEST = load_migrations(PG_MIGRATIONS_DIR)[-1].version
 
 
 def guild_of_shard(shard: int, n: int) -> int:
@@ -192,15 +194,14 @@ async def test_postgres_migrations_apply_once_from_two_processes_at_once(
         PgDatabase.open(dsn, max_size=2), PgDatabase.open(dsn, max_size=2)
     )
     try:
-        latest = load_migrations()[-1].version
-        assert await first.schema_version() == await second.schema_version() == latest
+        assert await first.schema_version() == await second.schema_version() == LATEST
         async with first.reader() as reader:
             versions = await reader.all("SELECT version FROM schema_version ORDER BY version")
             names = await reader.all(
                 "SELECT table_name FROM information_schema.tables"
                 " WHERE table_schema = 'public' ORDER BY table_name"
             )
-        assert [r[0] for r in versions] == list(range(1, latest + 1))
+        assert [r[0] for r in versions] == list(range(1, LATEST + 1))
         assert {r[0] for r in names} == {
             "schema_version", "tables", "table_seats", "table_actions", "games",
             "game_players", "player_stats", "ratings", "player_periods", "recaps",
