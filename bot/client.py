@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 import time
@@ -18,14 +19,20 @@ from bot.storage import Database, ResultsRepository
 from bot.storage.backend import open_storage
 from bot.storage.house_rules import HouseRulesStore
 from bot.storage.recaps import RecapStore
+from bot.storage.seasons import SeasonRepository
+from bot.storage.tournaments import TournamentRepository
+from bot.tables.seasons import SeasonKeeper
 from bot.tables.service import TableService
+from bot.tables.tournament_service import TournamentService
 from bot.texts import t
 from bot.ui.answer import say
 from bot.ui.budget import GlobalBudget
 from bot.ui.buttons import DYNAMIC_ITEMS
 from bot.ui.recap import WeeklyRecap
 from bot.ui.rest import is_too_late
+from bot.ui.seasons import post_season_end
 from bot.ui.table_ui import TableUI
+from bot.ui.tournaments import TournamentUI
 from bot.ui.translator import CatalogTranslator
 
 if TYPE_CHECKING:
@@ -44,6 +51,8 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.table",
     "cogs.leaderboard",
     "cogs.replay",
+    "cogs.season",
+    "cogs.tournament",
     "cogs.verify",
     "cogs.recap",
     "cogs.settings",
@@ -101,6 +110,10 @@ class CardTableBot(commands.Bot):
         self.db: Database | PgDatabase | None = None  # PgDatabase with DATABASE_URL=postgresql
         # The collaborators setup_hook builds; read through the typed properties below.
         self._results: ResultsRepository | None = None
+        self._seasons: SeasonRepository | None = None
+        self._season_keeper: SeasonKeeper | None = None
+        self._tournaments: TournamentService | None = None
+        self._background: set[asyncio.Task[None]] = set()
         self._table_service: TableService | None = None
         self._table_ui: TableUI | None = None
         self._weekly_recap: WeeklyRecap | None = None
@@ -114,6 +127,18 @@ class CardTableBot(commands.Bot):
     @property
     def results(self) -> ResultsRepository:
         return _built(self._results, "results")
+
+    @property
+    def seasons(self) -> SeasonRepository:
+        return _built(self._seasons, "seasons")
+
+    @property
+    def season_keeper(self) -> SeasonKeeper:
+        return _built(self._season_keeper, "season_keeper")
+
+    @property
+    def tournaments(self) -> TournamentService:
+        return _built(self._tournaments, "tournaments")
 
     @property
     def table_service(self) -> TableService:
@@ -169,10 +194,35 @@ class CardTableBot(commands.Bot):
         # Tables in play (and lobbies) come back; their messages show the state again and the
         # bot seats resume.
         await service.restore()
+        # Seasons that ended while the bot was stopped are closed and posted now, once (the
+        # close is claimed in the database); then a season that ends is closed within a poll.
+        self._seasons = SeasonRepository(storage.db)
+        self._season_keeper = keeper = SeasonKeeper(
+            self._seasons, lambda s, e: post_season_end(self, s, e), self.clock
+        )
+        if shards is None or any(shard == 0 for shard, _ in shards):  # one process posts
+            keeper.start()
+        # Tournaments (issue 23): rebuilt from their logs once the gateway has given the
+        # channels and threads, then what a restart interrupted is done.
+        self._tournaments = TournamentService(TournamentRepository(storage.db), service, self.clock)
+        self._tournaments.host = TournamentUI(self)
+        resume = asyncio.create_task(self._resume_tournaments(), name="tournaments-resume")
+        self._background.add(resume)
+        resume.add_done_callback(self._background.discard)
         calm_garbage_collector()
         log.info("ready to start: %d extensions loaded", len(self.extension_names))
 
+    async def _resume_tournaments(self) -> None:
+        await self.wait_until_ready()
+        await self.tournaments.restore()
+
     async def close(self) -> None:
+        for task in list(self._background):
+            task.cancel()
+        if self._tournaments is not None:
+            await self._tournaments.close()
+        if self._season_keeper is not None:
+            await self._season_keeper.close()
         if self._weekly_recap is not None:
             await self._weekly_recap.close()
         if self._table_service is not None:

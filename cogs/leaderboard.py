@@ -13,12 +13,16 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from bot.client import CardTableBot
+from bot.storage.recording import COUNT_MATCHES
+from bot.storage.server_settings import COUNT_CHOICES, ServerSettings
 from bot.tables.games import GAME_NAMES
+from bot.texts import t
 from bot.ui import leaderboard as ui
 from bot.ui import stats as stats_ui
 from bot.ui.translator import command_text
 
 GAMES = [Choice(name=command_text(f"game.{game}"), value=game) for game in GAME_NAMES]
+COUNTS = [Choice(name=command_text(f"board.count.{c}"), value=c) for c in COUNT_CHOICES]
 PERIODS = [
     Choice(name=command_text(f"board.period.{p}", capitalize=True), value=p) for p in ui.PERIODS
 ]
@@ -36,7 +40,9 @@ class Leaderboard(commands.Cog):
 
     @app_commands.command(name="leaderboard", description=command_text("board.cmd"))
     @app_commands.describe(
-        game=command_text("board.cmd.game"), period=command_text("board.cmd.period")
+        game=command_text("board.cmd.game"),
+        period=command_text("board.cmd.period"),
+        season=command_text("board.cmd.season"),
     )
     @app_commands.choices(game=GAMES, period=PERIODS)
     async def leaderboard(
@@ -44,8 +50,10 @@ class Leaderboard(commands.Cog):
         interaction: discord.Interaction,
         game: Choice[str],
         period: Choice[str] | None = None,
+        season: app_commands.Range[int, 1, 10000] | None = None,
     ) -> None:
-        await ui.show_leaderboard(interaction, game.value, period.value if period else "all")
+        # No period and no season: the current season's board if one runs, else all time.
+        await ui.show_leaderboard(interaction, game.value, period.value if period else None, season)
 
     @app_commands.command(name="stats", description=command_text("stats.cmd"))
     @app_commands.describe(user=command_text("stats.cmd.user"), game=command_text("stats.cmd.game"))
@@ -65,6 +73,21 @@ class Leaderboard(commands.Cog):
         self, interaction: discord.Interaction, game: Choice[str] | None = None
     ) -> None:
         await ui.show_history(interaction, game.value if game else None)
+
+    @app_commands.command(name="board-count", description=command_text("board.count.cmd"))
+    @app_commands.describe(count=command_text("board.count.cmd.count"))
+    @app_commands.choices(count=COUNTS)
+    @app_commands.default_permissions(manage_guild=True)
+    async def board_count(self, interaction: discord.Interaction, count: Choice[str]) -> None:
+        """A server admin chooses how best-of matches count on the board (default: once)."""
+        locale = str(interaction.locale)
+        if interaction.guild_id is None or self.bot.db is None:
+            await interaction.response.send_message(t("board.dm", locale), ephemeral=True)
+            return
+        await ServerSettings(self.bot.db).set(interaction.guild_id, COUNT_MATCHES, count.value)
+        await interaction.response.send_message(
+            t(f"board.count.done.{count.value}", locale), ephemeral=True
+        )
 
 
 async def setup(bot: CardTableBot) -> None:

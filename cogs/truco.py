@@ -23,6 +23,7 @@ class Truco(commands.GroupCog, group_name="truco", group_description=command_tex
     @app_commands.describe(
         target=command_text("cmd.truco.target"),
         coberta=command_text("cmd.truco.coberta"),
+        match=command_text("cmd.truco.match"),
         turn_timer=command_text("cmd.new.turn_timer"),
         pings=command_text("cmd.new.pings"),
         ping_after=command_text("cmd.new.ping_after"),
@@ -30,6 +31,7 @@ class Truco(commands.GroupCog, group_name="truco", group_description=command_tex
     )
     @app_commands.choices(
         target=[Choice(name=command_text(f"cmd.truco.target.{v}"), value=v) for v in (12, 24, 6)],
+        match=[Choice(name=command_text(f"cmd.truco.match.{v}"), value=v) for v in (1, 3, 5)],
         turn_timer=setting_choices("turn_timer"),
         ping_after=setting_choices("ping_after"),
     )
@@ -38,6 +40,7 @@ class Truco(commands.GroupCog, group_name="truco", group_description=command_tex
         interaction: discord.Interaction,
         target: Choice[int] | None = None,
         coberta: bool | None = None,
+        match: Choice[int] | None = None,
         turn_timer: Choice[int] | None = None,
         pings: bool | None = None,
         pictures: bool | None = None,
@@ -48,6 +51,8 @@ class Truco(commands.GroupCog, group_name="truco", group_description=command_tex
             options["target"] = target.value
         if coberta:
             options["coberta"] = True
+        if match is not None and match.value != 1:
+            options["match"] = match.value
         settings = chosen_settings(turn_timer, pings, pictures, ping_after)
         await self.bot.table_ui.create_table(interaction, "truco", options, settings)
 

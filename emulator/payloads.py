@@ -118,6 +118,11 @@ def channel(ch: Channel, *, viewer: Account | None = None) -> dict[str, Any]:
         "icon_emoji": None,
         "theme_color": None,
     }
+    thread_fields = getattr(ch, "thread_fields", None)  # a thread (emulator/rest_threads.py)
+    if thread_fields is not None:
+        for key in ("permission_overwrites", "position", "topic"):  # a thread has none of these
+            data.pop(key, None)
+        data.update(thread_fields())
     if viewer is not None:  # interaction payloads carry the invoking member's permissions
         data["permissions"] = str(ch.permissions_for(viewer))
     return data
@@ -196,7 +201,12 @@ def guild_create(guild: Guild) -> dict[str, Any]:
         # Without the members intent Discord sends only the bot's own member.
         "members": [member(guild, emu.bot)],
         "channels": [channel(c) for c in guild.channels.values()],
-        "threads": [],
+        # Active threads (emulator/rest_threads.py), so a bot that reconnects knows them.
+        "threads": [
+            channel(c)
+            for c in getattr(guild._emu, "channels", {}).values()
+            if hasattr(c, "thread_fields") and c.guild is guild
+        ],
         "presences": [],
         "stage_instances": [],
         "guild_scheduled_events": [],

@@ -16,6 +16,7 @@ from emulator import (
     rest_core,
     rest_emojis,
     rest_interactions,
+    rest_threads,
 )
 from emulator.clock import Clock
 from emulator.commands import LOCALES, CommandRegistry
@@ -110,6 +111,7 @@ class Emulator:
         rest_channels.add_routes(app, API_PREFIX, self)
         rest_interactions.add_routes(app, API_PREFIX, self)
         rest_emojis.add_routes(app, API_PREFIX, self)
+        rest_threads.add_routes(app, API_PREFIX, self)
         app.router.add_route("*", "/{tail:.*}", unhandled)  # last: everything else
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await self._runner.setup()

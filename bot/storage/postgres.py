@@ -38,7 +38,19 @@ from bot.storage.database import (
 )
 from bot.storage.errors import SchemaTooNew, TableNotFound
 from bot.storage.ratings import Skill
-from bot.storage.recording import INSERT_GAME, already_recorded, game_row, rows_after, skills_query
+from bot.storage.recording import (
+    COUNT_MATCHES,
+    INSERT_GAME,
+    SELECT_COUNT_MATCHES,
+    UPSERT_SEASON,
+    already_recorded,
+    game_row,
+    rows_after,
+    season_query,
+    season_rows,
+    season_skills_query,
+    skills_query,
+)
 from bot.storage.table_store import (
     APPEND_CHECK,
     DELETE_ACTIONS,
@@ -232,9 +244,21 @@ async def record_game_pg(conn: asyncpg.Connection, result: GameResult) -> int | 
     if query is not None:
         rows = await conn.fetch(pg_sql(query[0]), *query[1])
         before = {r[0]: Skill(r[1], r[2]) for r in rows}
-    for statement, params in rows_after(result, game_id, before):
+    setting = await conn.fetchval(pg_sql(SELECT_COUNT_MATCHES), result.guild_id, COUNT_MATCHES)
+    for statement, params in rows_after(result, game_id, before, setting):
         if params:
             await conn.executemany(pg_sql(statement), params)
+    sql, args = season_query(result)
+    season_id = await conn.fetchval(pg_sql(sql), *args)
+    if season_id is not None:
+        season_before: dict[int, Skill] = {}
+        query = season_skills_query(result, int(season_id))
+        if query is not None:
+            found = await conn.fetch(pg_sql(query[0]), *query[1])
+            season_before = {r[0]: Skill(r[1], r[2]) for r in found}
+        season_params = season_rows(result, int(season_id), season_before, setting)
+        if season_params:
+            await conn.executemany(pg_sql(UPSERT_SEASON), season_params)
     return game_id
 
 

@@ -23,6 +23,8 @@ from bot.tables.records import GameResult
 
 log = logging.getLogger(__name__)
 
+Rows = list[tuple[Any, ...]]
+
 
 def encode_actions(actions: list[tuple[int, str]]) -> str:
     return json.dumps([[seat, action] for seat, action in actions], separators=(",", ":"))
@@ -56,10 +58,10 @@ INSERT_PLAYERS = (
 # Columns of the row being updated are named with the table's name: PostgreSQL refuses them bare.
 UPSERT_RATINGS = (
     "INSERT INTO ratings (guild_id, game, user_id, name, mu, sigma, ordinal, games, wins,"
-    " last_played) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?)"
+    " last_played) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
     " ON CONFLICT (guild_id, user_id, game) DO UPDATE SET"
     " name = excluded.name, mu = excluded.mu, sigma = excluded.sigma,"
-    " ordinal = excluded.ordinal, games = ratings.games + 1,"
+    " ordinal = excluded.ordinal, games = ratings.games + excluded.games,"
     " wins = ratings.wins + excluded.wins,"
     " last_played = CASE WHEN excluded.last_played > ratings.last_played"
     " THEN excluded.last_played ELSE ratings.last_played END"
@@ -71,11 +73,80 @@ UPSERT_STATS = (
 )
 UPSERT_PERIODS = (
     "INSERT INTO player_periods (guild_id, game, period, period_start, user_id, games, wins,"
-    " ordinal) VALUES (?, ?, ?, ?, ?, 1, ?, ?)"
+    " ordinal) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
     " ON CONFLICT (guild_id, game, period, period_start, user_id) DO UPDATE SET"
-    " games = player_periods.games + 1, wins = player_periods.wins + excluded.wins,"
+    " games = player_periods.games + excluded.games, wins = player_periods.wins + excluded.wins,"
     " ordinal = excluded.ordinal"
 )
+
+
+# How a match (best of 3/5, a rubber) counts on the board: once ("match", the default) or once
+# per game played in it ("game"). A server admin chooses (server_settings, /board count).
+COUNT_MATCHES = "count_matches"
+COUNT_PER_MATCH = "match"
+COUNT_PER_GAME = "game"
+SELECT_COUNT_MATCHES = "SELECT value FROM server_settings WHERE guild_id = ? AND name = ?"
+
+
+def counted_games(result: GameResult, setting: str | None) -> list[int]:
+    """The winning team of each result the board counts: the match alone, or each of its games
+    when the server counts per game."""
+    if setting == COUNT_PER_GAME and len(result.game_winners) > 1:
+        return list(result.game_winners)
+    return [result.winner_team]
+
+
+# Seasons (migration 009): the open season of the game's server and kind whose window holds the
+# game's end, rated from a fresh prior (a player new to the season starts as a new player).
+SELECT_SEASON = (
+    "SELECT id FROM seasons WHERE guild_id = ? AND game = ? AND status = 'open'"
+    " AND started_at <= ? AND (ends_at IS NULL OR ends_at > ?)"
+)
+UPSERT_SEASON = (
+    "INSERT INTO season_ratings (season_id, user_id, name, mu, sigma, ordinal, games, wins)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+    " ON CONFLICT (season_id, user_id) DO UPDATE SET"
+    " name = excluded.name, mu = excluded.mu, sigma = excluded.sigma,"
+    " ordinal = excluded.ordinal, games = season_ratings.games + excluded.games,"
+    " wins = season_ratings.wins + excluded.wins"
+)
+
+
+def season_query(result: GameResult) -> tuple[str, tuple[Any, ...]]:
+    return SELECT_SEASON, (result.guild_id, result.game, result.ended_at, result.ended_at)
+
+
+def season_skills_query(result: GameResult, season_id: int) -> tuple[str, tuple[Any, ...]] | None:
+    """The season skills of the game's rated players (None: nobody is rated)."""
+    ids = sorted(rated_user_ids(result.players))
+    if not ids:
+        return None
+    marks = ", ".join("?" for _ in ids)
+    return (
+        "SELECT user_id, mu, sigma FROM season_ratings WHERE season_id = ?"
+        f" AND user_id IN ({marks})",
+        (season_id, *ids),
+    )
+
+
+def season_rows(
+    result: GameResult, season_id: int, before: dict[int, Skill], setting: str | None
+) -> Rows:
+    """The UPSERT_SEASON rows: the season's own ratings, counted as the board counts."""
+    winners = counted_games(result, setting)
+    after = dict(before)
+    for winner in winners:
+        after.update(rate_game(result.players, winner, after))
+    rows: Rows = []
+    for p in result.players:
+        if p.user_id is None or p.user_id not in rated_user_ids(result.players):
+            continue
+        skill = after.get(p.user_id, NEW_PLAYER)
+        won = sum(1 for winner in winners if winner == p.team)
+        rows.append(
+            (season_id, p.user_id, p.name, skill.mu, skill.sigma, skill.ordinal, len(winners), won)
+        )
+    return rows
 
 
 def game_row(result: GameResult) -> tuple[Any, ...]:
@@ -121,14 +192,16 @@ def already_recorded(result: GameResult) -> None:
     )
 
 
-Rows = list[tuple[Any, ...]]
-
-
 def rows_after(
-    result: GameResult, game_id: int, before: dict[int, Skill]
+    result: GameResult, game_id: int, before: dict[int, Skill], setting: str | None = None
 ) -> list[tuple[str, Rows]]:
-    """(statement, rows) to write once the game row exists: players, ratings, stats, periods."""
-    after = rate_game(result.players, result.winner_team, before)
+    """(statement, rows) to write once the game row exists: players, ratings, stats, periods.
+    `setting`: the server's count_matches (None: the default, a match counts once)."""
+    winners = counted_games(result, setting)
+    after = dict(before)
+    for winner in winners:  # per game: rated game by game, in the order they were played
+        after.update(rate_game(result.players, winner, after))
+    after = {user_id: skill for user_id, skill in after.items() if skill is not before.get(user_id)}
     counted = rated_user_ids(result.players)
     player_rows: Rows = []
     for p in result.players:
@@ -159,7 +232,7 @@ def rows_after(
     period_rows: Rows = []
     for p in humans:
         assert p.user_id is not None
-        won = int(p.team == result.winner_team)
+        won = sum(1 for winner in winners if winner == p.team)
         skill = after.get(p.user_id, before.get(p.user_id, NEW_PLAYER))
         rating_rows.append(
             (
@@ -170,6 +243,7 @@ def rows_after(
                 skill.mu,
                 skill.sigma,
                 skill.ordinal,
+                len(winners),
                 won,
                 result.ended_at,
             )
@@ -185,6 +259,7 @@ def rows_after(
                 period,
                 period_start(period, result.ended_at),
                 p.user_id,
+                len(winners),
                 won,
                 skill.ordinal,
             )
@@ -211,9 +286,20 @@ def record_game_sync(conn: sqlite3.Connection, result: GameResult) -> int | None
     query = skills_query(result)
     if query is not None:
         before = {r[0]: Skill(r[1], r[2]) for r in conn.execute(*query)}
-    for statement, rows in rows_after(result, game_id, before):
+    found = conn.execute(SELECT_COUNT_MATCHES, (result.guild_id, COUNT_MATCHES)).fetchone()
+    setting = None if found is None else str(found[0])
+    for statement, rows in rows_after(result, game_id, before, setting):
         if rows:
             conn.executemany(statement, rows)
+    season = conn.execute(*season_query(result)).fetchone()
+    if season is not None:
+        season_before: dict[int, Skill] = {}
+        query = season_skills_query(result, int(season[0]))
+        if query is not None:
+            season_before = {r[0]: Skill(r[1], r[2]) for r in conn.execute(*query)}
+        rows = season_rows(result, int(season[0]), season_before, setting)
+        if rows:
+            conn.executemany(UPSERT_SEASON, rows)
     return game_id
 
 

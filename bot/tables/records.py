@@ -145,6 +145,9 @@ class GameResult:
     winner_team: int
     margin: int | None  # euchre rubber margin (E22), else None
     players: list[PlayerResult]
+    # The winning team of each game played, in order: one entry for a single game, two or more
+    # for a match (truco best of 3/5, euchre's rubber). Counted per game when the server says.
+    game_winners: tuple[int, ...] = ()
 
 
 class TableStore(Protocol):

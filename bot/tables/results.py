@@ -45,6 +45,8 @@ TRUCO_STATS: tuple[str, ...] = (
     "hands_of_ten_played",
     "hands_of_ten_refused",
     "iron_hands_won",
+    # Games of a best-of-3/5 match won by the player's pair (the match itself is the result).
+    "match_games_won",
 )
 STATS: dict[str, tuple[str, ...]] = {"euchre": EUCHRE_STATS, "truco": TRUCO_STATS}
 
@@ -108,6 +110,10 @@ def truco_stats(events: Iterable[Any]) -> list[dict[str, int]]:
             for s in range(4):
                 if team_of(s) == int(data["team"]):
                     stats[s]["iron_hands_won"] += 1
+        elif kind == "game_won" and "games_won" in data:  # a game of a match
+            for s in range(4):
+                if team_of(s) == int(data["team"]):
+                    stats[s]["match_games_won"] += 1
     return stats
 
 
@@ -169,4 +175,5 @@ def build_result(
         winner_team=int(game.winner),
         margin=rubber_margin(game.events) if record.game == "euchre" else None,
         players=players,
+        game_winners=tuple(int(e.data["team"]) for e in game.events if e.kind == "game_won"),
     )

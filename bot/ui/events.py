@@ -298,6 +298,22 @@ def _t_game_won(ev: Any, name_of: NameOf, loc: str | None, _: NameOf) -> str:
     )
 
 
+def _t_game_started(ev: Any, name_of: NameOf, loc: str | None, _: NameOf) -> str:
+    return t("event.truco.game_started", loc, number=int(ev.data["game_number"]) + 1)
+
+
+def _t_match_won(ev: Any, name_of: NameOf, loc: str | None, _: NameOf) -> str:
+    team = int(ev.data["team"])
+    games = ev.data["games_won"]
+    return t(
+        "event.truco.match_won",
+        loc,
+        team=team_name(team, loc),
+        won=games[team],
+        lost=games[1 - team],
+    )
+
+
 _TRUCO: dict[str, Callable[[Any, NameOf, str | None, NameOf], str | None]] = {
     "hand_dealt": _t_hand_dealt,
     "hand_of_ten": _t_team("event.truco.hand_of_ten"),
@@ -314,6 +330,8 @@ _TRUCO: dict[str, Callable[[Any, NameOf, str | None, NameOf], str | None]] = {
     "round_tied": _t_round_tied,
     "hand_won": _t_hand_won,
     "game_won": _t_game_won,
+    "game_started": _t_game_started,
+    "match_won": _t_match_won,
 }
 
 LOGGED_KINDS: dict[str, frozenset[str]] = {

@@ -50,6 +50,7 @@ from bot.ui.game_log import UnreadableGame, log_pages, timestamp
 from bot.ui.names import shown_name
 from bot.ui.public import send_kwargs
 from bot.ui.render import COLOURS, MessageParts
+from bot.ui.seasons import season_board_message
 
 log = logging.getLogger(__name__)
 
@@ -514,8 +515,13 @@ async def _refuse_outside_servers(interaction: discord.Interaction[Any]) -> bool
 
 
 async def show_leaderboard(
-    interaction: discord.Interaction[Any], game: str, period: str = "all"
+    interaction: discord.Interaction[Any],
+    game: str,
+    period: str | None = "all",
+    season: int | None = None,
 ) -> None:
+    """`period` None: the current season's board when a season of `game` runs, else all time;
+    `season`: that season's board (a past one shows its final standings)."""
     if await _refuse_outside_servers(interaction):
         return
     guild_id = interaction.guild_id
@@ -523,7 +529,20 @@ async def show_leaderboard(
     locale = server_locale_of(interaction)
 
     async def work() -> Answer:
-        board = await load_board(bot_of(interaction).results, guild_id, game, period, 0)
+        bot = bot_of(interaction)
+        if season is not None or period is None:
+            seasons = bot.seasons
+            if season is not None:
+                chosen = await seasons.numbered(guild_id, game, season)
+                if chosen is None:
+                    return t(
+                        "season.error.no_such", locale, number=season, game=game_title(game, locale)
+                    )
+            else:
+                chosen = await seasons.current(guild_id, game)
+            if chosen is not None:
+                return season_board_message(chosen, await seasons.entries(chosen.id), locale)
+        board = await load_board(bot.results, guild_id, game, period or "all", 0)
         return board_message(board, locale)
 
     await respond(interaction, work())

@@ -154,10 +154,14 @@ def rules_summary(game: str, options: Mapping[str, Any], locale: str | None) -> 
             t(f"options.seating.{options['seating']}", locale),
             t(f"options.match.{options['match']}", locale),
         ]
+        if options.get("hands"):  # a progressive euchre round: a fixed number of hands
+            parts.append(t("options.hands", locale, hands=options["hands"]))
     else:
         parts = [t("options.target", locale, target=options["target"])]
         if options.get("coberta"):
             parts.append(t("options.coberta", locale))
+        if options.get("match", 1) != 1:
+            parts.append(t("options.best_of", locale, games=options["match"]))
     return " · ".join(parts)
 
 
@@ -431,6 +435,13 @@ def _truco_fields(
             )
         )
     embed.add_field(name=t("table.field.hand", locale), value="\n".join(lines), inline=True)
+    if "games_won" in view:  # a match: best of 3 or 5
+        games = view["games_won"]
+        embed.add_field(
+            name=t("table.field.match", locale, games=view["match"]),
+            value=t("table.match", locale, team0=games[0], team1=games[1]),
+            inline=True,
+        )
     rounds = view.get("rounds") or []
     if rounds:
         parts = []
@@ -600,6 +611,19 @@ def result_message(table: Table, locale: str | None = None) -> MessageParts:
         colour=COLOURS.get(table.game_name),
     )
     _team_fields(embed, table, view, locale, markers=False)
+    if "games_won" in view and table.game_name == "truco":
+        games = view["games_won"]
+        embed.add_field(
+            name=t("table.field.match", locale, games=view["match"]),
+            value=t(
+                "result.match",
+                locale,
+                team=team_name(winner, locale),
+                won=games[winner],
+                lost=games[1 - winner],
+            ),
+            inline=False,
+        )
     if table.result is not None and table.result.margin is not None:
         embed.add_field(
             name=t("table.field.rubber", locale),

@@ -17,6 +17,7 @@ import discord
 from bot.pictures import render_pool
 from bot.pictures.charts import stats_chart_job
 from bot.storage import PlayerStats, ResultsRepository
+from bot.storage.seasons import SeasonRepository
 from bot.texts import t
 from bot.ui.answer import locale_of, say
 from bot.ui.bot_of import bot_of
@@ -25,6 +26,7 @@ from bot.ui.custom_ids import POST_STATS_TEMPLATE, PostStatsId, parse_post_stats
 from bot.ui.leaderboard import MIN_GAMES, Answer, game_title, respond, server_name, stats_message
 from bot.ui.render import MessageParts
 from bot.ui.replay import Rows
+from bot.ui.seasons import stats_seasons_field
 
 CHART = "stats.png"
 
@@ -47,12 +49,21 @@ async def stats_answer(
     locale: str | None,
     *,
     by: int | None = None,
+    seasons: SeasonRepository | None = None,
 ) -> Answer:
     """The player's record with its chart; with a Post button, or (`by`: the user who posts it)
     as the public copy, without one. `name` None: the name of their latest game."""
     stats = await results.player_stats(guild_id, user_id, game, min_games=MIN_GAMES)
     shown = name or stats.name or str(user_id)
     answer = stats_message(stats, shown, server, game, locale)
+    if seasons is not None and not isinstance(answer, str) and answer.embed is not None:
+        played = await seasons.player_seasons(guild_id, user_id, game)
+        if played:  # players keep their season results (issue 23): one line per season
+            answer.embed.add_field(
+                name=t("season.stats.field", locale),
+                value=stats_seasons_field(played, locale),
+                inline=False,
+            )
     charted = chart_game(stats, game)
     if isinstance(answer, str) or charted is None or answer.embed is None:
         return answer
@@ -91,9 +102,10 @@ async def show_stats(
         await say(interaction, t("stats.bot", locale))
         return
     name = getattr(target, "display_name", None) or target.name
+    bot = bot_of(interaction)
     work = stats_answer(
-        bot_of(interaction).results, guild_id, target.id, name, server_name(interaction), game,
-        locale,
+        bot.results, guild_id, target.id, name, server_name(interaction), game,
+        locale, seasons=bot.seasons,
     )  # fmt: skip
     await respond(interaction, work, private=True)
 
@@ -106,9 +118,10 @@ async def on_post_stats_click(interaction: discord.Interaction[Any], custom_id: 
         await say(interaction, t("button.invalid", locale_of(interaction)))
         return
     locale = str(interaction.guild_locale or locale_of(interaction))
+    bot = bot_of(interaction)
     work = stats_answer(
-        bot_of(interaction).results, guild_id, parsed.user_id, None, server_name(interaction),
-        parsed.game, locale, by=interaction.user.id,
+        bot.results, guild_id, parsed.user_id, None, server_name(interaction),
+        parsed.game, locale, by=interaction.user.id, seasons=bot.seasons,
     )  # fmt: skip
     await respond(interaction, work)
 

@@ -59,13 +59,14 @@ def play(
     policy: str = "random",
     *,
     target: int = 12,
+    match: int = 1,
     before: Step | None = None,
     after: Callable[[Game, list[Any], list[list[str]]], None] | None = None,
     max_actions: int = 5000,
 ) -> Game:
     """One whole game. `before(game, seat, action)` runs before each action is applied;
     `after(game, new_events, hands_before)` after it."""
-    game = new_game(Options(target=target), seed)
+    game = new_game(Options(target=target, match=match), seed)
     chooser = Rng(seed, CHOOSER)
     for _ in range(max_actions):
         if game.is_over:
@@ -323,7 +324,8 @@ def test_random_games_reach_every_event_kind_and_reason() -> None:
     seen: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
     for seed in range(300):
-        game = play(seed, ("random", "bot", "mixed")[seed % 3])
+        # Every tenth game is a best of 3 (its game_started and match_won events).
+        game = play(seed, ("random", "bot", "mixed")[seed % 3], match=3 if seed % 10 == 0 else 1)
         seen.update(event.kind for event in game.events)
         reasons.update(e.data["reason"] for e in game.events if e.kind == "hand_won")
     assert set(seen) == ALL_KINDS, ALL_KINDS - set(seen)

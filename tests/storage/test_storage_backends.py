@@ -64,7 +64,7 @@ def test_both_back_ends_have_the_same_migration_numbers() -> None:
     sqlite = [(m.version, m.name) for m in load_migrations(MIGRATIONS_DIR)]
     postgres = [(m.version, m.name) for m in load_migrations(PG_MIGRATIONS_DIR)]
     assert sqlite == postgres
-    assert sqlite[-1] == (7, "turn_since")
+    assert sqlite[-1] == (10, "tournaments")
 
 
 def test_placeholders_become_numbered() -> None:
@@ -205,7 +205,8 @@ async def test_postgres_migrations_apply_once_from_two_processes_at_once(
         assert {r[0] for r in names} == {
             "schema_version", "tables", "table_seats", "table_actions", "games",
             "game_players", "player_stats", "ratings", "player_periods", "recaps",
-            "house_rules",
+            "house_rules", "server_settings", "seasons", "season_ratings", "tournaments",
+            "tournament_actions",
         }  # fmt: skip
         assert await first.migrate() == []
     finally:

@@ -34,6 +34,11 @@ EXPECTED_TABLES = {
     "player_stats",
     "ratings",
     "player_periods",
+    "server_settings",
+    "seasons",
+    "season_ratings",
+    "tournaments",
+    "tournament_actions",
 }
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -60,6 +65,9 @@ async def test_migrations_build_the_schema_from_an_empty_file(tmp_path: Path) ->
             (5, "weekly_recap"),
             (6, "house_rules"),
             (7, "turn_since"),
+            (8, "server_settings"),
+            (9, "seasons"),
+            (10, "tournaments"),
         ]
         assert await db.migrate() == []  # nothing left to apply
     finally:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +32,8 @@ from emulator.state import MessageVersion
 from tests.support import shown as shown_parts
 from tests.support.world import open_table
 
+# choose(view, seat, legal actions) -> the action a person clicks (None: a random button).
+Chooser = Callable[[dict[str, Any], int, list[str]], str]
 HAND_BUTTON = "Show my hand"
 
 
@@ -242,9 +245,9 @@ class TableDriver:
         assert shown is message  # updated in place
         return await message.wait_until(lambda m: len(m.versions) > seen)
 
-    async def step(self, rng: random.Random) -> bool:
-        """One human action, chosen at random among the buttons the player sees. False once
-        the game is over."""
+    async def step(self, rng: random.Random, choose: Chooser | None = None) -> bool:
+        """One human action, chosen at random among the buttons the player sees (or by
+        `choose(view, seat, actions)` among them). False once the game is over."""
         service, table = self.service, self.table
         await service.wait_for_bots(table.id)
         game = table.game
@@ -268,7 +271,15 @@ class TableDriver:
         # The legal actions, and under euchre's alone=anyone each bid also "· alone" (issue 21).
         offered = alone.alone_variants(table, game.legal_actions(seat))
         assert actions == set(offered), "the buttons are the legal actions"
-        button = rng.choice(enabled)
+        if choose is None:
+            button = rng.choice(enabled)
+        else:
+            wanted = choose(game.view(seat), seat, game.legal_actions(seat))
+            button = next(
+                b
+                for b in enabled
+                if parse_game_action(b.custom_id or "").action == wanted  # type: ignore[union-attr]
+            )
         parsed = parse_game_action(button.custom_id or "")
         assert parsed is not None
         before = table.version
@@ -280,9 +291,11 @@ class TableDriver:
         assert table.record.actions[before - start] == (seat, applied)
         return True
 
-    async def play_to_end(self, rng: random.Random, max_steps: int = 2000) -> None:
+    async def play_to_end(
+        self, rng: random.Random, max_steps: int = 2000, choose: Chooser | None = None
+    ) -> None:
         for _ in range(max_steps):
-            if not await self.step(rng):
+            if not await self.step(rng, choose):
                 break
         else:
             raise AssertionError("the game did not end")

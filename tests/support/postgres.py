@@ -223,7 +223,8 @@ async def empty_pg_database(dsn: str) -> None:
     try:
         await conn.execute(
             "TRUNCATE tables, table_seats, table_actions, games, game_players, player_stats,"
-            " ratings, player_periods, recaps, house_rules RESTART IDENTITY CASCADE"
+            " ratings, player_periods, recaps, house_rules, server_settings, seasons,"
+            " season_ratings, tournaments, tournament_actions RESTART IDENTITY CASCADE"
         )
     finally:
         await conn.close()

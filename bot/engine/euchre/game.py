@@ -198,6 +198,7 @@ class Game(GameRecord):
         "_lead_loner",
         "_stick",
         "_rubber",
+        "_hand_limit",
         "_prow",
         "_effective",
         "_suit_mask",
@@ -258,6 +259,7 @@ class Game(GameRecord):
     _lead_loner: bool
     _stick: bool
     _rubber: bool
+    _hand_limit: int  # options.hands: the game ends after that many hands (0: no limit)
     _prow: tuple[int, ...]
     _effective: tuple[int, ...]
     _suit_mask: tuple[int, ...]
@@ -295,6 +297,7 @@ class Game(GameRecord):
         self._lead_loner = options.lead == "left_of_loner"
         self._stick = options.stick_the_dealer
         self._rubber = options.match == "rubber"
+        self._hand_limit = options.hands
         self._scores = [0, 0]
         self.game_number = 0
         self.games_won = [0, 0]
@@ -892,7 +895,7 @@ class Game(GameRecord):
             else:
                 defender_alone = True
         points, scoring, reason = score_hand(makers, tricks[makers], maker_alone, defender_alone)
-        game_won = self._scores[scoring] + points >= self._target
+        game_won = self._scores[scoring] + points >= self._target or self._last_hand()
         rubber_goes_on = self._rubber and self.games_won[scoring] + 1 < 2
         deal = None
         goes_on = not game_won or rubber_goes_on
@@ -945,6 +948,10 @@ class Game(GameRecord):
         self.events += evs
         return evs
 
+    def _last_hand(self) -> bool:
+        """Whether the hand being scored is the last of a fixed number (option `hands`)."""
+        return bool(self._hand_limit) and self.hand_number + 1 >= self._hand_limit
+
     def _next_hand(self, deal: tuple[list[int], list[int]] | None, evs: list[Event]) -> None:
         """E3: the deal passes to the left; `deal` is None under fair-v1, where the hand just
         over is revealed and the next one waits for its cut."""
@@ -983,7 +990,12 @@ class Game(GameRecord):
             )
         )
         if scores[scoring] < self._target:
-            return
+            if not self._last_hand():
+                return
+            # The fixed number of hands is played: the side ahead wins; level, the side that
+            # scored this last hand (a progressive round ranks players by points, not by this).
+            if scores[1 - scoring] > scores[scoring]:
+                scoring = 1 - scoring
         # E21: the first side to reach the target wins the game (scores are not capped, E20a).
         losers = scores[1 - scoring]
         self.games_won[scoring] += 1

@@ -20,6 +20,9 @@ _CHOICES: dict[str, tuple[Any, ...]] = {
 }
 
 
+MAX_HANDS = 12
+
+
 @dataclass(frozen=True)
 class Options:
     target: int = 10
@@ -34,8 +37,15 @@ class Options:
     # (docs/fair-deals.md), which needs `players`, one id per lobby position.
     deal: str = SEEDED
     players: tuple[str, ...] | None = None
+    # A fixed number of hands (a progressive euchre round, issue 23): the game ends after that
+    # many hands, or earlier at the target; 0: play to the target (E21). Not with a rubber.
+    hands: int = 0
 
     def __post_init__(self) -> None:
+        if self.hands.__class__ is not int or not 0 <= self.hands <= MAX_HANDS:
+            raise InvalidOptions(f"euchre option hands={self.hands!r}: 0 to {MAX_HANDS}")
+        if self.hands and self.match == "rubber":
+            raise InvalidOptions("euchre option hands: not with match=rubber")
         for name, allowed in _CHOICES.items():
             value = getattr(self, name)
             # type() too: True == 1 and 1.0 == 1 must not pass for a bool or an int option.
@@ -46,6 +56,8 @@ class Options:
 
     def to_dict(self) -> dict[str, Any]:
         out = {name: getattr(self, name) for name in _CHOICES}
+        if self.hands:  # written only when set: records of games to the target stay as they were
+            out["hands"] = self.hands
         return out | deal_options_dict(self.deal, self.players)
 
     @classmethod

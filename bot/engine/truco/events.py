@@ -28,7 +28,11 @@ is still in someone's hand: events are public.
   "hand_of_ten" (team at 10 or null), "iron_hand" (bool), and with the coberta option (T15)
   "covered" ([{"seat", "card"}]: the hand's cards played face down, shown now)}. Reasons:
   "two_rounds", "tie_rule" (T8 decided it), "run" (T11), "hand_of_ten_refused" (T13).
-- `game_won` (seat None): {"team", "scores"} (T12).
+- `game_won` (seat None): {"team", "scores"} (T12); under a match (option `match` 3 or 5) also
+  "game_number" (0-based) and "games_won" ([t0, t1] after this game).
+- `game_started` (seat None): {"game_number"} -- the next game of a match begins at 0-0, right
+  after the hand that won the last one (the deal keeps passing).
+- `match_won` (seat None): {"team", "games_won", "match"} -- a pair won the majority of games.
 
 Statistics for storage, per player: asks = the `*_asked` events by seat (with "value", and
 "counter" for counter-raises, which also accept the ask they answer); accepts = `accepted` by
@@ -52,6 +56,8 @@ ROUND_WON: Final = "round_won"
 ROUND_TIED: Final = "round_tied"
 HAND_WON: Final = "hand_won"
 GAME_WON: Final = "game_won"
+GAME_STARTED: Final = "game_started"
+MATCH_WON: Final = "match_won"
 
 # The asks, in ladder order (T9): kind of the event is f"{name}_asked".
 ASK_KINDS: Final[dict[str, str]] = {
@@ -76,6 +82,8 @@ ALL_KINDS: Final[frozenset[str]] = frozenset(
         ROUND_TIED,
         HAND_WON,
         GAME_WON,
+        GAME_STARTED,
+        MATCH_WON,
         *ASK_KINDS.values(),
     }
 )

@@ -191,6 +191,8 @@ class Game(GameRecord):
         "dealer",
         "events",
         "first_dealer",
+        "game_number",
+        "games_won",
         "hand_number",
         "is_over",
         "options",
@@ -205,6 +207,8 @@ class Game(GameRecord):
     actions: list[tuple[int, str]]
     events: list[Event]
     hand_number: int
+    game_number: int  # 0-based game of the match (always 0 for a single game)
+    games_won: list[int]  # games won by each pair in this match
     dealer: int
     phase: str
     is_over: bool  # a plain attribute (not a property): read after every action by drivers
@@ -266,6 +270,8 @@ class Game(GameRecord):
         self._special = options.special_score
         self._coberta = options.coberta
         self.hand_number = 0
+        self.game_number = 0
+        self.games_won = [0, 0]
         self.dealer = first_dealer
         self.winner = None
         self.is_over = False
@@ -407,8 +413,11 @@ class Game(GameRecord):
 
     def _next_hands(self, team: int, points: int) -> list[list[str]] | None:
         """The next hand's cards, fetched BEFORE the state moves (a custom deal may fail);
-        None when these points end the game."""
-        if self._scores[team] + points >= self._target:
+        None when these points end the game and with it the match."""
+        if (
+            self._scores[team] + points >= self._target
+            and self.games_won[team] + 1 >= self.options.games_to_win
+        ):
             return None
         if self._fair is not None:
             return []  # fair-v1: dealt at the cut
@@ -643,12 +652,13 @@ class Game(GameRecord):
             played = [*(pair for r in self._rounds for pair in r[2]), *self._trick]
             data["covered"] = [{"seat": s, "card": c[1:]} for s, c in played if c[0] == COVER_MARK]
         out.append(Event(ev.HAND_WON, None, data))
-        if next_hands is None:  # T12 (and T14: the iron hand's winner reaches the target)
+        if scores[team] >= self._target:  # T12 (and T14: the iron hand's winner reaches it)
+            self._win_game(team, out)
+        if next_hands is None:
             self.phase = PHASE_OVER
             self.is_over = True
             self.winner = team
             self._to_act = []
-            out.append(Event(ev.GAME_WON, None, {"team": team, "scores": [scores[0], scores[1]]}))
             return
         self.hand_number += 1
         self._hand_start = len(self.actions) + 1  # the action that ended the hand is logged next
@@ -657,6 +667,31 @@ class Game(GameRecord):
             self._start_hand(next_hands, out)
         else:
             self._await_cut()
+
+    def _win_game(self, team: int, out: list[Event]) -> None:
+        """A game is won; under a match that goes on, the next game starts at 0-0."""
+        scores = self._scores
+        data: dict[str, Any] = {"team": team, "scores": [scores[0], scores[1]]}
+        self.games_won[team] += 1
+        match = self.options.match
+        if match == 1:
+            out.append(Event(ev.GAME_WON, None, data))
+            return
+        data["game_number"] = self.game_number
+        data["games_won"] = list(self.games_won)
+        out.append(Event(ev.GAME_WON, None, data))
+        if self.games_won[team] >= self.options.games_to_win:
+            out.append(
+                Event(
+                    ev.MATCH_WON,
+                    None,
+                    {"team": team, "games_won": list(self.games_won), "match": match},
+                )
+            )
+            return
+        self._scores = [0, 0]
+        self.game_number += 1
+        out.append(Event(ev.GAME_STARTED, None, {"game_number": self.game_number}))
 
     # --- fair-v1: the cut before each deal (docs/fair-deals.md) ---------------------------------
 
@@ -766,6 +801,10 @@ class Game(GameRecord):
             "iron_hand": self._iron,
             "partner_hand": partner_hand,
         }
+        if self.options.match != 1:
+            out["games_won"] = list(self.games_won)
+            out["game_number"] = self.game_number
+            out["match"] = self.options.match
         if fair is not None:
             out["fair"] = fair.view()
         return out
@@ -818,6 +857,7 @@ class Game(GameRecord):
         new.actions = list(self.actions)
         new.events = list(self.events)
         new._scores = list(self._scores)
+        new.games_won = list(self.games_won)
         new._hands = [list(hand) for hand in self._hands]
         new._trick = list(self._trick)
         new._rounds = list(self._rounds)

@@ -12,13 +12,17 @@ from bot.engine.fair_deal import SEEDED, check_deal_options, deal_options_dict
 
 MIN_TARGET = 4
 MAX_TARGET = 30
+# A match of best of N games ("melhor de três"): 1 is a single game.
+MATCH_LENGTHS = (1, 3, 5)
 
 
 @dataclass(frozen=True)
 class Options:
     """`target`: points that win the game (T12). Points come in even amounts, so it must be even;
     the hand of ten (T13) and the iron hand (T14) happen at `target - 2` (10 by default).
-    `coberta`: from the second round on a card may be played face down (T15, not in the seed)."""
+    `coberta`: from the second round on a card may be played face down (T15, not in the seed).
+    `match`: best of 1, 3 or 5 games; the first pair to win a majority wins the match, the next
+    game starting at 0-0 right after the winning hand (as euchre's rubber, E22)."""
 
     target: int = 12
     # How hands are dealt: "seeded" (the default: every old record) or "fair-v1"
@@ -26,6 +30,7 @@ class Options:
     deal: str = SEEDED
     players: tuple[str, ...] | None = None
     coberta: bool = False
+    match: int = 1
 
     def __post_init__(self) -> None:
         target = self.target
@@ -38,6 +43,13 @@ class Options:
         object.__setattr__(self, "players", check_deal_options(self.deal, self.players))
         if self.coberta.__class__ is not bool:
             raise InvalidOptions(f"coberta must be true or false, not {self.coberta!r}")
+        if self.match.__class__ is not int or self.match not in MATCH_LENGTHS:
+            raise InvalidOptions(f"match must be one of {MATCH_LENGTHS}, not {self.match!r}")
+
+    @property
+    def games_to_win(self) -> int:
+        """Games a pair must win to take the match (1 for a single game)."""
+        return self.match // 2 + 1
 
     @property
     def special_score(self) -> int:
@@ -49,6 +61,8 @@ class Options:
         data: dict[str, Any] = {"target": self.target}
         if self.coberta:
             data["coberta"] = True
+        if self.match != 1:
+            data["match"] = self.match
         return data | deal_options_dict(self.deal, self.players)
 
     @classmethod

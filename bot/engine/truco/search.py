@@ -427,7 +427,8 @@ def _sampled(
     seat: int = view["seat"]
     team = seat & 1
     # A look-ahead deals its samples itself (a fair-v1 game would wait for a cut).
-    options = replace(Options.from_dict(view["options"]), deal=SEEDED, players=None)
+    # The look-ahead plays the current game alone: under a match, winning this game is its end.
+    options = replace(Options.from_dict(view["options"]), deal=SEEDED, players=None, match=1)
     rng = Rng(seed)
     known, played, pool, hidden = _unseen(view, history)
     sizes: list[int] = view["hand_sizes"]

@@ -1,0 +1,301 @@
+"""A progressive euchre tournament as a value (issue 23): config + the list of actions taken.
+
+Like a table, its state is a pure function of those, so a stored tournament is rebuilt after a
+restart by replaying its action log, and every step goes through one versioned path (the
+service appends action number `version` only if it is the next one). No clock, no randomness,
+no discord, no SQL.
+
+Actions (short strings, stored as they are):
+- `join:<user_id>:<name>` and `leave:<user_id>` -- in the lobby a leaver is gone; once started,
+  the leaver's place is taken by a bot (the place keeps its number, so the schedule stands);
+- `start` -- bots fill the field to a multiple of four; the schedule is fixed
+  (rotation.progressive_schedule over the places);
+- `thread:<round>:<table>:<thread_id>` -- the service made that table's thread (a restart
+  opens the table in it instead of making another);
+- `open:<round>:<table>:<table_id>` -- the service opened that table (in its own thread);
+- `result:<round>:<table>:<ns>:<ew>` -- the points each partnership scored in that table's H
+  hands; when every table of the round has one, the round is over and the next one begins;
+- `posted:<round>` -- the standings after that round were posted (a restart posts the ones
+  that were not);
+- `end` -- the host ends the tournament early (the standings stand as they are).
+
+Individual totals: a player scores the points of their partnership at each round's table.
+Ties are broken by the stated rule `TIE_BREAK`: more rounds won (the partnership outscored the
+other at its table), then fewer points conceded, then the earlier to join.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Final
+
+from bot.tables.rotation import Round, progressive_schedule
+
+FORMAT_PROGRESSIVE: Final = "progressive"
+MIN_PLAYERS: Final = 4
+MAX_PLAYERS: Final = 40
+MAX_ROUNDS: Final = 12
+MAX_HANDS: Final = 12
+TIE_BREAK: Final = "points, then rounds won, then fewer points conceded, then the earlier to join"
+
+
+class TournamentError(ValueError):
+    """An action the tournament refuses; `key` names the sentence that says why."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    """`rounds` of `hands` hands each; progressive euchre (the pairs formats are not built)."""
+
+    rounds: int
+    hands: int
+    format: str = FORMAT_PROGRESSIVE
+    game: str = "euchre"
+
+    def __post_init__(self) -> None:
+        if self.format != FORMAT_PROGRESSIVE or self.game != "euchre":
+            raise TournamentError("tournament.error.format")
+        if not 1 <= self.rounds <= MAX_ROUNDS or not 1 <= self.hands <= MAX_HANDS:
+            raise TournamentError("tournament.error.size")
+
+
+@dataclass
+class Place:
+    """One place of the field: a person, or a bot (filling in, or playing for a leaver)."""
+
+    number: int
+    user_id: int | None
+    name: str
+    left: bool = False  # the person left after the start: a bot plays this place
+
+    @property
+    def is_bot(self) -> bool:
+        return self.user_id is None or self.left
+
+
+@dataclass(frozen=True)
+class Standing:
+    place: Place
+    points: int
+    rounds_won: int
+    conceded: int
+    rank: int
+
+
+@dataclass
+class Tournament:
+    config: TournamentConfig
+    actions: list[str] = field(default_factory=list)
+    places: list[Place] = field(default_factory=list)
+    status: str = "lobby"  # lobby, playing, finished
+    schedule: list[Round] = field(default_factory=list)
+    round: int = 0  # the round being played (0-based) while playing
+    threads: dict[tuple[int, int], int] = field(default_factory=dict)  # (round, table) -> thread
+    opened: dict[tuple[int, int], int] = field(default_factory=dict)  # (round, table) -> table id
+    posted: set[int] = field(default_factory=set)  # rounds whose standings were posted
+    results: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
+
+    @classmethod
+    def replay(cls, config: TournamentConfig, actions: list[str]) -> Tournament:
+        tournament = cls(config)
+        for action in actions:
+            tournament.apply(action)
+        return tournament
+
+    # --- the one way to change it -----------------------------------------------------------
+
+    def apply(self, action: str) -> list[str]:
+        """Apply one action; the events it caused ("round_over:<r>", "finished"). Refused actions
+        raise TournamentError and change nothing."""
+        kind, _, rest = action.partition(":")
+        handler = {
+            "join": self._join,
+            "leave": self._leave,
+            "start": self._start,
+            "thread": self._thread,
+            "open": self._open,
+            "result": self._result,
+            "posted": self._posted,
+            "end": self._end,
+        }.get(kind)
+        if handler is None:
+            raise TournamentError("tournament.error.action")
+        events = handler(rest)
+        self.actions.append(action)
+        return events
+
+    def _join(self, rest: str) -> list[str]:
+        user, _, name = rest.partition(":")
+        user_id = _number(user)
+        if self.status != "lobby":
+            raise TournamentError("tournament.error.started")
+        if any(p.user_id == user_id for p in self.places):
+            raise TournamentError("tournament.error.joined")
+        if len(self.places) >= MAX_PLAYERS:
+            raise TournamentError("tournament.error.full")
+        self.places.append(Place(len(self.places), user_id, name or str(user_id)))
+        return []
+
+    def _leave(self, rest: str) -> list[str]:
+        user_id = _number(rest)
+        place = next((p for p in self.places if p.user_id == user_id and not p.left), None)
+        if place is None or self.status == "finished":
+            raise TournamentError("tournament.error.not_in")
+        if self.status == "lobby":
+            self.places.remove(place)
+            for number, other in enumerate(self.places):
+                other.number = number
+        else:
+            place.left = True  # a bot plays the place from now on
+        return []
+
+    def _start(self, rest: str) -> list[str]:
+        if self.status != "lobby":
+            raise TournamentError("tournament.error.started")
+        if len(self.places) < 1:
+            raise TournamentError("tournament.error.too_few")
+        while len(self.places) < MIN_PLAYERS or len(self.places) % 4:
+            number = len(self.places)
+            self.places.append(Place(number, None, f"Bot {number + 1}"))
+        self.schedule = progressive_schedule(len(self.places), self.config.rounds)
+        self.status = "playing"
+        self.round = 0
+        return ["round_started:0"]
+
+    def _thread(self, rest: str) -> list[str]:
+        round_number, table, thread_id = (_number(x) for x in _parts(rest, 3))
+        self._check_table(round_number, table)
+        if (round_number, table) in self.threads:
+            raise TournamentError("tournament.error.opened")
+        self.threads[(round_number, table)] = thread_id
+        return []
+
+    def _posted(self, rest: str) -> list[str]:
+        round_number = _number(rest)
+        if round_number not in self.rounds_over() or round_number in self.posted:
+            raise TournamentError("tournament.error.round")
+        self.posted.add(round_number)
+        return []
+
+    def _open(self, rest: str) -> list[str]:
+        round_number, table, table_id = (_number(x) for x in _parts(rest, 3))
+        self._check_table(round_number, table)
+        if (round_number, table) in self.opened:
+            raise TournamentError("tournament.error.opened")
+        self.opened[(round_number, table)] = table_id
+        return []
+
+    def _result(self, rest: str) -> list[str]:
+        round_number, table, ns, ew = (_number(x) for x in _parts(rest, 4))
+        self._check_table(round_number, table)
+        if (round_number, table) in self.results:
+            raise TournamentError("tournament.error.reported")
+        self.results[(round_number, table)] = (ns, ew)
+        if any((round_number, t) not in self.results for t in range(self.table_count)):
+            return []
+        events = [f"round_over:{round_number}"]
+        if round_number + 1 == self.config.rounds:
+            self.status = "finished"
+            return [*events, "finished"]
+        self.round = round_number + 1
+        return [*events, f"round_started:{self.round}"]
+
+    def _end(self, rest: str) -> list[str]:
+        if self.status == "finished":
+            raise TournamentError("tournament.error.finished")
+        self.status = "finished"
+        return ["finished"]
+
+    def _check_table(self, round_number: int, table: int) -> None:
+        if self.status != "playing" or round_number != self.round:
+            raise TournamentError("tournament.error.round")
+        if not 0 <= table < self.table_count:
+            raise TournamentError("tournament.error.table")
+
+    # --- reading ------------------------------------------------------------------------------
+
+    @property
+    def version(self) -> int:
+        return len(self.actions)
+
+    @property
+    def table_count(self) -> int:
+        return len(self.schedule[0].tables) if self.schedule else 0
+
+    def seats(self, round_number: int, table: int) -> tuple[Place, Place, Place, Place]:
+        """The four places at a round's table, in seat order (partners opposite: 0 & 2, 1 & 3)."""
+        a, b, c, d = self.schedule[round_number].tables[table].players
+        return self.places[a], self.places[b], self.places[c], self.places[d]
+
+    def tables_to_open(self) -> list[int]:
+        """The current round's tables not opened yet (after a restart too)."""
+        if self.status != "playing":
+            return []
+        return [t for t in range(self.table_count) if (self.round, t) not in self.opened]
+
+    def round_points(self) -> list[list[int | None]]:
+        """Per place, the points scored in each round reported so far (None: sat out)."""
+        played = sorted({r for r, _ in self.results})
+        out: list[list[int | None]] = [[None] * len(played) for _ in self.places]
+        for (round_number, table), (ns, ew) in self.results.items():
+            column = played.index(round_number)
+            tables = self.schedule[round_number].tables[table]
+            for pair, mine in ((tables.north_south, ns), (tables.east_west, ew)):
+                for player in pair:
+                    out[player][column] = mine
+        return out
+
+    def rounds_over(self) -> list[int]:
+        """The rounds every table of which has reported."""
+        return [
+            r
+            for r in range(len(self.schedule))
+            if self.table_count and all((r, t) in self.results for t in range(self.table_count))
+        ]
+
+    def unposted(self) -> list[int]:
+        return [r for r in self.rounds_over() if r not in self.posted]
+
+    def table_of(self, user_id: int) -> int | None:
+        """The current round's table where the person's place plays (None: sits out)."""
+        if self.status != "playing":
+            return None
+        for table in range(self.table_count):
+            if any(p.user_id == user_id for p in self.seats(self.round, table)):
+                return table
+        return None
+
+    def standings(self) -> list[Standing]:
+        """Every place, best first, by the stated tie-break (TIE_BREAK: it always decides)."""
+        points = [0] * len(self.places)
+        won = [0] * len(self.places)
+        conceded = [0] * len(self.places)
+        for (round_number, table), (ns, ew) in self.results.items():
+            tables = self.schedule[round_number].tables[table]
+            for pair, mine, theirs in ((tables.north_south, ns, ew), (tables.east_west, ew, ns)):
+                for player in pair:
+                    points[player] += mine
+                    conceded[player] += theirs
+                    won[player] += mine > theirs
+        order = sorted(range(len(self.places)), key=lambda p: (-points[p], -won[p], conceded[p], p))
+        return [
+            Standing(self.places[p], points[p], won[p], conceded[p], index + 1)
+            for index, p in enumerate(order)
+        ]
+
+
+def _parts(rest: str, count: int) -> list[str]:
+    parts = rest.split(":")
+    if len(parts) != count:
+        raise TournamentError("tournament.error.action")
+    return parts
+
+
+def _number(text: str) -> int:
+    if not text.isdigit() or len(text) > 20:
+        raise TournamentError("tournament.error.action")
+    return int(text)

@@ -1,0 +1,171 @@
+"""/tournament create|join|leave|start|status|end: a progressive euchre night in this channel
+(issue 23). Thin: the tournament service decides, its errors are sentences."""
+
+from __future__ import annotations
+
+import io
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import CardTableBot
+from bot.tables.tournament import TIE_BREAK, Tournament, TournamentError
+from bot.texts import t
+from bot.ui.answer import say
+from bot.ui.tournament_text import standings_picture, standings_text
+from bot.ui.translator import command_text
+
+
+def _names(state: Tournament) -> str:
+    return ", ".join(p.name for p in state.places) or "—"
+
+
+@app_commands.guild_only()
+class TournamentCog(
+    commands.GroupCog, group_name="tournament", group_description=command_text("tournament.cmd")
+):
+    def __init__(self, bot: CardTableBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    def _here(self, interaction: discord.Interaction) -> int:
+        found = self.bot.tournaments.in_channel(interaction.channel_id or 0)
+        if found is None:
+            raise TournamentError("tournament.error.none")
+        return found[0].id
+
+    async def _refused(self, interaction: discord.Interaction, error: TournamentError) -> None:
+        await say(interaction, t(error.key, str(interaction.locale)))
+
+    @app_commands.command(name="create", description=command_text("tournament.cmd.create"))
+    @app_commands.describe(
+        rounds=command_text("tournament.cmd.rounds"), hands=command_text("tournament.cmd.hands")
+    )
+    async def create(
+        self,
+        interaction: discord.Interaction,
+        rounds: app_commands.Range[int, 1, 12] = 3,
+        hands: app_commands.Range[int, 1, 12] = 2,
+    ) -> None:
+        locale = str(interaction.guild_locale or interaction.locale)
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        try:
+            record, _ = await self.bot.tournaments.create(
+                interaction.guild_id, interaction.channel_id, interaction.user.id, rounds, hands
+            )
+            await self.bot.tournaments.join(
+                record.id, interaction.user.id, interaction.user.display_name
+            )
+        except TournamentError as error:
+            await self._refused(interaction, error)
+            return
+        await interaction.response.send_message(
+            t(
+                "tournament.created",
+                locale,
+                host=f"<@{interaction.user.id}>",
+                rounds=rounds,
+                hands=hands,
+            )
+            + "\n"
+            + t("tournament.tie_break", locale),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    @app_commands.command(name="join", description=command_text("tournament.cmd.join"))
+    async def join(self, interaction: discord.Interaction) -> None:
+        try:
+            state = await self.bot.tournaments.join(
+                self._here(interaction), interaction.user.id, interaction.user.display_name
+            )
+        except TournamentError as error:
+            await self._refused(interaction, error)
+            return
+        await say(
+            interaction, t("tournament.joined", str(interaction.locale), count=len(state.places))
+        )
+
+    @app_commands.command(name="leave", description=command_text("tournament.cmd.leave"))
+    async def leave(self, interaction: discord.Interaction) -> None:
+        try:
+            state = await self.bot.tournaments.leave(self._here(interaction), interaction.user.id)
+        except TournamentError as error:
+            await self._refused(interaction, error)
+            return
+        key = "tournament.left.lobby" if state.status == "lobby" else "tournament.left.playing"
+        await say(interaction, t(key, str(interaction.locale)))
+
+    @app_commands.command(name="start", description=command_text("tournament.cmd.start"))
+    async def start(self, interaction: discord.Interaction) -> None:
+        locale = str(interaction.guild_locale or interaction.locale)
+        try:
+            tournament_id = self._here(interaction)
+            record, before = self.bot.tournaments.get(tournament_id)
+            if record.host_id != interaction.user.id:
+                raise TournamentError("tournament.error.not_host")
+            if before.status != "lobby":
+                raise TournamentError("tournament.error.started")
+            await interaction.response.defer(thinking=True)  # threads and tables take a while
+            state = await self.bot.tournaments.start(tournament_id, interaction.user.id)
+        except TournamentError as error:
+            if interaction.response.is_done():
+                await interaction.followup.send(
+                    t(error.key, str(interaction.locale)), ephemeral=True
+                )
+            else:
+                await self._refused(interaction, error)
+            return
+        threads = " ".join(f"<#{c}>" for _, c in sorted(state.threads.items()) if _[0] == 0)
+        await interaction.followup.send(
+            t(
+                "tournament.started",
+                locale,
+                players=len(state.places),
+                bots=sum(1 for p in state.places if p.user_id is None),
+                tables=state.table_count,
+                rounds=state.config.rounds,
+            )
+            + (("\n" + threads) if threads else ""),
+        )
+
+    @app_commands.command(name="status", description=command_text("tournament.cmd.status"))
+    async def status(self, interaction: discord.Interaction) -> None:
+        locale = str(interaction.guild_locale or interaction.locale)
+        try:
+            _, state = self.bot.tournaments.get(self._here(interaction))
+        except TournamentError as error:
+            await self._refused(interaction, error)
+            return
+        if state.status == "lobby":
+            await say(
+                interaction,
+                t("tournament.lobby", locale, count=len(state.places), players=_names(state)),
+            )
+            return
+        picture = standings_picture(state, locale)
+        await interaction.response.send_message(
+            standings_text(state, locale)[:2000],
+            file=discord.File(io.BytesIO(picture), filename="standings.png"),
+            ephemeral=True,
+        )
+
+    @app_commands.command(name="end", description=command_text("tournament.cmd.end"))
+    async def end(self, interaction: discord.Interaction) -> None:
+        locale = str(interaction.guild_locale or interaction.locale)
+        try:
+            state = await self.bot.tournaments.end(self._here(interaction), interaction.user.id)
+        except TournamentError as error:
+            await self._refused(interaction, error)
+            return
+        await interaction.response.send_message(
+            t("tournament.ended", locale) + "\n" + standings_text(state, locale)[:1800],
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+
+assert TIE_BREAK  # the rule the standings state (tournament.tie_break) is the model's
+
+
+async def setup(bot: CardTableBot) -> None:
+    await bot.add_cog(TournamentCog(bot))
