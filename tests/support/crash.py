@@ -878,8 +878,11 @@ class CrashScenario:
             await message.wait_until(ended, timeout=10)
             # The final result (with the "restored" line if the last restart came after it).
             last = message.versions[-1]
-            assert shows(last, render.table_message(rebuilt_table(record, None))) or shows(
-                last, render.table_message(rebuilt_table(record))
+            plain = render.table_message(rebuilt_table(record, None))
+            restored = render.table_message(rebuilt_table(record))
+            assert shows(last, plain) or shows(last, restored), (
+                f"table {record.id} ends showing {last.content!r} {last.embeds!r}, not "
+                f"{plain.content!r} {plain.embed.to_dict() if plain.embed else None!r}"
             )
         results = ResultsRepository(self.db)
         recorded = 0
