@@ -1,4 +1,7 @@
-"""A progressive euchre tournament as a value (issue 23): config + the list of actions taken.
+"""A tournament as a value (issue 23): config + the list of actions taken. Progressive euchre
+(below), or a knockout or round robin for pairs (tournament_pairs: pairs and seeds in join
+order, byes to the best seeds, the stated tie-breaks; the same actions, and a knockout's next
+round is made when a round's last result comes in).
 
 Like a table, its state is a pure function of those, so a stored tournament is rebuilt after a
 restart by replaying its action log, and every step goes through one versioned path (the
