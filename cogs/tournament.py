@@ -1,16 +1,18 @@
-"""/tournament create|join|leave|start|status|end: a progressive euchre night in this channel
-(issue 23). Thin: the tournament service decides, its errors are sentences."""
+"""/tournament create|join|leave|start|status|end: a progressive euchre night, or a knockout or
+round robin for pairs, in this channel (issue 23). Thin: the tournament service decides, its
+errors are sentences. Pairs form in join order (bot.tables.tournament_pairs)."""
 
 from __future__ import annotations
 
 import io
+from typing import Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.client import CardTableBot
-from bot.tables.tournament import TIE_BREAK, Tournament, TournamentError
+from bot.tables.tournament import FORMAT_PROGRESSIVE, TIE_BREAK, Tournament, TournamentError
 from bot.texts import t
 from bot.ui.answer import say
 from bot.ui.tournament_text import standings_picture, standings_text
@@ -40,19 +42,36 @@ class TournamentCog(
 
     @app_commands.command(name="create", description=command_text("tournament.cmd.create"))
     @app_commands.describe(
-        rounds=command_text("tournament.cmd.rounds"), hands=command_text("tournament.cmd.hands")
+        rounds=command_text("tournament.cmd.rounds"),
+        hands=command_text("tournament.cmd.hands"),
+        format=command_text("tournament.cmd.format"),
+        game=command_text("tournament.cmd.game"),
+        best_of=command_text("tournament.cmd.best_of"),
     )
     async def create(
         self,
         interaction: discord.Interaction,
         rounds: app_commands.Range[int, 1, 12] = 3,
-        hands: app_commands.Range[int, 1, 12] = 2,
+        hands: app_commands.Range[int, 0, 12] | None = None,
+        format: Literal["progressive", "knockout", "round_robin"] = "progressive",
+        game: Literal["euchre", "truco"] = "euchre",
+        best_of: Literal[1, 3] = 1,
     ) -> None:
         locale = str(interaction.guild_locale or interaction.locale)
         assert interaction.guild_id is not None and interaction.channel_id is not None
+        pairs = format != FORMAT_PROGRESSIVE
+        # Progressive rounds are 2 hands unless said; a pairs match is a full game unless said.
+        hands = hands if hands is not None else (0 if pairs else 2)
         try:
             record, _ = await self.bot.tournaments.create(
-                interaction.guild_id, interaction.channel_id, interaction.user.id, rounds, hands
+                interaction.guild_id,
+                interaction.channel_id,
+                interaction.user.id,
+                rounds,
+                hands,
+                format=format,
+                game=game,
+                best_of=best_of,
             )
             await self.bot.tournaments.join(
                 record.id, interaction.user.id, interaction.user.display_name
@@ -60,16 +79,27 @@ class TournamentCog(
         except TournamentError as error:
             await self._refused(interaction, error)
             return
-        await interaction.response.send_message(
-            t(
+        if pairs:
+            created = t(
+                "tournament.created.pairs",
+                locale,
+                host=f"<@{interaction.user.id}>",
+                title=t(f"tournament.title.{format}", locale),
+                game=t(f"game.{game}", locale),
+                best_of=best_of,
+            )
+            tie_break = t(f"tournament.tie_break.{format}", locale)
+        else:
+            created = t(
                 "tournament.created",
                 locale,
                 host=f"<@{interaction.user.id}>",
                 rounds=rounds,
                 hands=hands,
             )
-            + "\n"
-            + t("tournament.tie_break", locale),
+            tie_break = t("tournament.tie_break", locale)
+        await interaction.response.send_message(
+            created + "\n" + tie_break,
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
@@ -117,17 +147,25 @@ class TournamentCog(
                 await self._refused(interaction, error)
             return
         threads = " ".join(f"<#{c}>" for _, c in sorted(state.threads.items()) if _[0] == 0)
-        await interaction.followup.send(
-            t(
+        bots = sum(1 for p in state.places if p.user_id is None)
+        if state.config.pairs:
+            started = t(
+                "tournament.started.pairs",
+                locale,
+                pairs=state.team_count,
+                bots=bots,
+                rounds=state.total_rounds,
+            )
+        else:
+            started = t(
                 "tournament.started",
                 locale,
                 players=len(state.places),
-                bots=sum(1 for p in state.places if p.user_id is None),
+                bots=bots,
                 tables=state.table_count,
                 rounds=state.config.rounds,
             )
-            + (("\n" + threads) if threads else ""),
-        )
+        await interaction.followup.send(started + (("\n" + threads) if threads else ""))
 
     @app_commands.command(name="status", description=command_text("tournament.cmd.status"))
     async def status(self, interaction: discord.Interaction) -> None:

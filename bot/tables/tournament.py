@@ -1,4 +1,7 @@
-"""A progressive euchre tournament as a value (issue 23): config + the list of actions taken.
+"""A tournament as a value (issue 23): config + the list of actions taken. Progressive euchre
+(below), or a knockout or round robin for pairs (tournament_pairs: pairs and seeds in join
+order, byes to the best seeds, the stated tie-breaks; the same actions, and a knockout's next
+round is made when a round's last result comes in).
 
 Like a table, its state is a pure function of those, so a stored tournament is rebuilt after a
 restart by replaying its action log, and every step goes through one versioned path (the
@@ -27,9 +30,18 @@ other at its table), then fewer points conceded, then the earlier to join.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
 
 from bot.tables.rotation import Round, progressive_schedule
+from bot.tables.tournament_pairs import (
+    FORMAT_KNOCKOUT,
+    PAIR_FORMATS,
+    PairStanding,
+    first_rounds,
+    next_knockout_round,
+    pair_standings,
+    total_rounds,
+)
 
 FORMAT_PROGRESSIVE: Final = "progressive"
 MIN_PLAYERS: Final = 4
@@ -49,18 +61,63 @@ class TournamentError(ValueError):
 
 @dataclass(frozen=True)
 class TournamentConfig:
-    """`rounds` of `hands` hands each; progressive euchre (the pairs formats are not built)."""
+    """Progressive euchre: `rounds` of `hands` hands each. Pairs (knockout, round_robin; see
+    tournament_pairs): truco or euchre matches of best of `best_of` (1 or 3; euchre's best of 3
+    is the rubber, E22); `rounds` is unused (the field decides it) and `hands` is 0, or for a
+    euchre best of 1 a short game of that many hands (a tie goes to the better seed)."""
 
     rounds: int
     hands: int
     format: str = FORMAT_PROGRESSIVE
     game: str = "euchre"
+    best_of: int = 1
 
     def __post_init__(self) -> None:
-        if self.format != FORMAT_PROGRESSIVE or self.game != "euchre":
+        if self.format == FORMAT_PROGRESSIVE:
+            if self.game != "euchre" or self.best_of != 1:
+                raise TournamentError("tournament.error.format")
+            if not 1 <= self.rounds <= MAX_ROUNDS or not 1 <= self.hands <= MAX_HANDS:
+                raise TournamentError("tournament.error.size")
+            return
+        if self.format not in PAIR_FORMATS or self.game not in ("euchre", "truco"):
             raise TournamentError("tournament.error.format")
-        if not 1 <= self.rounds <= MAX_ROUNDS or not 1 <= self.hands <= MAX_HANDS:
+        if self.best_of not in (1, 3):
+            raise TournamentError("tournament.error.best_of")
+        short_ok = self.game == "euchre" and self.best_of == 1
+        if not 0 <= self.hands <= MAX_HANDS or (self.hands and not short_ok):
             raise TournamentError("tournament.error.size")
+
+    @property
+    def pairs(self) -> bool:
+        return self.format != FORMAT_PROGRESSIVE
+
+    def table_options(self) -> dict[str, Any]:
+        """The options of each table the tournament opens."""
+        if self.game == "truco":
+            return {"match": self.best_of} if self.best_of != 1 else {}
+        if self.best_of == 3:
+            return {"match": "rubber"}
+        return {"hands": self.hands} if self.hands else {}
+
+    def to_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {"rounds": self.rounds, "hands": self.hands}
+        if self.pairs:  # progressive records stay as they were
+            out.update(format=self.format, game=self.game, best_of=self.best_of)
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, object]) -> TournamentConfig:
+        def number(key: str, default: int) -> int:
+            value = data.get(key, default)
+            return value if isinstance(value, int) else default
+
+        return cls(
+            rounds=number("rounds", 0),
+            hands=number("hands", 0),
+            format=str(data.get("format", FORMAT_PROGRESSIVE)),
+            game=str(data.get("game", "euchre")),
+            best_of=number("best_of", 1),
+        )
 
 
 @dataclass
@@ -158,10 +215,16 @@ class Tournament:
             raise TournamentError("tournament.error.started")
         if len(self.places) < 1:
             raise TournamentError("tournament.error.too_few")
-        while len(self.places) < MIN_PLAYERS or len(self.places) % 4:
+        # Progressive: bots fill to a multiple of four. Pairs: a bot partners an odd last
+        # person, and two pairs at least.
+        multiple = 2 if self.config.pairs else 4
+        while len(self.places) < MIN_PLAYERS or len(self.places) % multiple:
             number = len(self.places)
             self.places.append(Place(number, None, f"Bot {number + 1}"))
-        self.schedule = progressive_schedule(len(self.places), self.config.rounds)
+        if self.config.pairs:
+            self.schedule = first_rounds(self.config.format, self.team_count)
+        else:
+            self.schedule = progressive_schedule(len(self.places), self.config.rounds)
         self.status = "playing"
         self.round = 0
         return ["round_started:0"]
@@ -198,9 +261,13 @@ class Tournament:
         if any((round_number, t) not in self.results for t in range(self.table_count)):
             return []
         events = [f"round_over:{round_number}"]
-        if round_number + 1 == self.config.rounds:
+        if round_number + 1 == self.total_rounds:
             self.status = "finished"
             return [*events, "finished"]
+        if self.config.format == FORMAT_KNOCKOUT:  # the winners meet, in bracket order
+            self.schedule.append(
+                next_knockout_round(self.team_count, self.schedule, round_number, self.results)
+            )
         self.round = round_number + 1
         return [*events, f"round_started:{self.round}"]
 
@@ -224,7 +291,26 @@ class Tournament:
 
     @property
     def table_count(self) -> int:
-        return len(self.schedule[0].tables) if self.schedule else 0
+        """The tables of the current round (a knockout's rounds shrink)."""
+        return self.tables_in(self.round)
+
+    def tables_in(self, round_number: int) -> int:
+        if not 0 <= round_number < len(self.schedule):
+            return 0
+        return len(self.schedule[round_number].tables)
+
+    @property
+    def team_count(self) -> int:
+        """Pairs: places 2k and 2k + 1 are pair k (tournament_pairs)."""
+        return len(self.places) // 2
+
+    @property
+    def total_rounds(self) -> int:
+        if not self.config.pairs:
+            return self.config.rounds
+        if self.status == "lobby":
+            return 0
+        return total_rounds(self.config.format, self.team_count)
 
     def seats(self, round_number: int, table: int) -> tuple[Place, Place, Place, Place]:
         """The four places at a round's table, in seat order (partners opposite: 0 & 2, 1 & 3)."""
@@ -254,8 +340,13 @@ class Tournament:
         return [
             r
             for r in range(len(self.schedule))
-            if self.table_count and all((r, t) in self.results for t in range(self.table_count))
+            if self.tables_in(r) and all((r, t) in self.results for t in range(self.tables_in(r)))
         ]
+
+    @property
+    def played_out(self) -> bool:
+        """Every round was played (not ended early by the host)."""
+        return self.status == "finished" and len(self.rounds_over()) == self.total_rounds > 0
 
     def unposted(self) -> list[int]:
         return [r for r in self.rounds_over() if r not in self.posted]
@@ -286,6 +377,10 @@ class Tournament:
             Standing(self.places[p], points[p], won[p], conceded[p], index + 1)
             for index, p in enumerate(order)
         ]
+
+    def pair_standings(self) -> list[PairStanding]:
+        """Pairs formats: every pair, best first (tournament_pairs states the tie-breaks)."""
+        return pair_standings(self.config.format, self.team_count, self.schedule, self.results)
 
 
 def _parts(rest: str, count: int) -> list[str]:

@@ -20,7 +20,13 @@ from bot.tables.records import SeatRecord
 from bot.tables.seated_tables import open_seated_table, set_turn_timer
 from bot.tables.service import TableService
 from bot.tables.table import Table
-from bot.tables.tournament import Place, Tournament, TournamentConfig, TournamentError
+from bot.tables.tournament import (
+    FORMAT_PROGRESSIVE,
+    Place,
+    Tournament,
+    TournamentConfig,
+    TournamentError,
+)
 from bot.tables.tournament_records import TournamentRecord, TournamentStale, TournamentStore
 
 log = logging.getLogger(__name__)
@@ -82,9 +88,22 @@ class TournamentService:
     # --- the verbs ----------------------------------------------------------------------------
 
     async def create(
-        self, guild_id: int, channel_id: int, host_id: int, rounds: int, hands: int
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        rounds: int,
+        hands: int,
+        *,
+        format: str = FORMAT_PROGRESSIVE,
+        game: str = "euchre",
+        best_of: int = 1,
     ) -> tuple[TournamentRecord, Tournament]:
-        config = TournamentConfig(rounds=rounds, hands=hands)
+        """A progressive night (`rounds` of `hands`), or a pairs knockout / round robin of
+        `game` matches of best of `best_of` (see TournamentConfig)."""
+        if format != FORMAT_PROGRESSIVE:
+            rounds = 0  # the field decides a pairs tournament's rounds
+        config = TournamentConfig(rounds, hands, format=format, game=game, best_of=best_of)
         if self.in_channel(channel_id) is not None:
             raise TournamentError("tournament.error.channel_busy")
         record = TournamentRecord(
@@ -92,7 +111,7 @@ class TournamentService:
             guild_id=guild_id,
             channel_id=channel_id,
             host_id=host_id,
-            config={"rounds": rounds, "hands": hands},
+            config=config.to_dict(),
             status="lobby",
             version=0,
             created_at=self.clock(),
@@ -223,9 +242,9 @@ class TournamentService:
             guild_id=record.guild_id,
             channel_id=thread_id,
             host_id=record.host_id,
-            game="euchre",
+            game=state.config.game,
             seats=seats,
-            options={"hands": state.config.hands},
+            options=state.config.table_options(),
             settings={"turn_timer": 0, "pings": True},
         )
 
@@ -247,7 +266,7 @@ class TournamentService:
         self, tournament_id: int, rnd: int, table: int, scores: tuple[int, int]
     ) -> None:
         """A table of the round finished: its partnerships' points (seats 0 & 2 sit north and
-        south), then whatever is due next."""
+        south; of a match, its final game's), then whatever is due next."""
         try:
             _, state = self.get(tournament_id)
             due = state.status == "playing" and state.round == rnd
@@ -296,8 +315,7 @@ class TournamentService:
                 # Made or moved by a command while the log was read (commands are served from
                 # READY on): the live one is newer than what was read.
                 continue
-            rounds, hands = int(record.config["rounds"]), int(record.config["hands"])  # type: ignore[call-overload]
-            state = Tournament.replay(TournamentConfig(rounds=rounds, hands=hands), record.actions)
+            state = Tournament.replay(TournamentConfig.from_dict(record.config), record.actions)
             self._live[record.id] = (record, state)
             for (r, t), table_id in state.opened.items():
                 if r == state.round:

@@ -448,7 +448,31 @@ STRINGS: dict[str, str] = {
     "{rounds} rounds. Each table plays in its own thread:",
     "tournament.ended": "The host ended the night.",
     "tournament.thread": "Round {round} · Table {table}",
-    "tournament.error.format": "Only progressive euchre nights can be played for now.",
+    "tournament.error.format": "Progressive nights are euchre; pairs play euchre or truco.",
+    "tournament.error.best_of": "Matches are best of 1 or 3.",
+    "tournament.title.knockout": "Pairs knockout",
+    "tournament.title.round_robin": "Pairs round robin",
+    "tournament.subtitle.pairs": "{pairs} pairs · {game} · best of {best_of}",
+    "tournament.pair.row": "`{rank}.` **{names}** — matches won: {won} of {played}",
+    "tournament.pair.champion": "`{rank}.` **{names}** — 🏆 champions",
+    "tournament.pair.in": "`{rank}.` **{names}** — still in",
+    "tournament.pair.out": "`{rank}.` **{names}** — out in round {round}",
+    "tournament.match.row": "Round {round}: **{a}** {score} **{b}**",
+    "tournament.match.bye": "Round {round}: **{names}** — bye",
+    "tournament.tie_break.knockout": "Order: the further a pair went, then the better seed "
+    "(join order).",
+    "tournament.tie_break.round_robin": "Ties: matches won between the pairs level, "
+    "then the better seed (join order).",
+    "tournament.column.pair": "Pair",
+    "tournament.column.played": "Played",
+    "tournament.cmd.format": "A progressive night, or a knockout or round robin for pairs",
+    "tournament.cmd.game": "Pairs: euchre or truco",
+    "tournament.cmd.best_of": "Pairs: matches of best of 1 or 3",
+    "tournament.created.pairs": "🃏 {host} opens a {title} of {game}, matches of best of "
+    "{best_of}. Pairs form in join order (the first pair is the top seed). "
+    "Join with /tournament join!",
+    "tournament.started.pairs": "It begins! {pairs} pairs ({bots} bots), {rounds} rounds. "
+    "Each match plays in its own thread:",
     "tournament.error.size": "Rounds and hands go from 1 to 12.",
     "tournament.error.started": "The night has already started.",
     "tournament.error.joined": "You're already in this night.",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bot.pictures.standings import StandingRow, standings_png
 from bot.tables.tournament import Tournament
+from bot.tables.tournament_pairs import FORMAT_KNOCKOUT, team_of_place, team_places
 from bot.texts import t
 from bot.ui.names import shown_name
 
@@ -28,10 +29,12 @@ def _heading(tournament: Tournament, locale: str | None) -> str:
     played = len({r for r, _ in tournament.results})
     if tournament.status == "finished":
         return t("tournament.standings.final", locale)
-    return t("tournament.standings.after", locale, round=played, rounds=tournament.config.rounds)
+    return t("tournament.standings.after", locale, round=played, rounds=tournament.total_rounds)
 
 
 def standings_text(tournament: Tournament, locale: str | None = None, limit: int = 20) -> str:
+    if tournament.config.pairs:
+        return pairs_text(tournament, locale, limit)
     lines = [f"**{_heading(tournament, locale)}**"]
     for s in tournament.standings()[:limit]:
         name = shown_name(s.place.name)
@@ -52,6 +55,8 @@ def standings_text(tournament: Tournament, locale: str | None = None, limit: int
 
 
 def standings_picture(tournament: Tournament, locale: str | None = None) -> bytes:
+    if tournament.config.pairs:
+        return pairs_picture(tournament, locale)
     rounds = len({r for r, _ in tournament.results})
     headers = [
         "#",
@@ -64,7 +69,7 @@ def standings_picture(tournament: Tournament, locale: str | None = None) -> byte
         "tournament.subtitle",
         locale,
         players=len(tournament.places),
-        rounds=tournament.config.rounds,
+        rounds=tournament.total_rounds,
         hands=tournament.config.hands,
     )
     return standings_png(
@@ -73,3 +78,92 @@ def standings_picture(tournament: Tournament, locale: str | None = None) -> byte
         headers,
         standing_rows(tournament),
     )
+
+
+# --- pairs: knockout and round robin ---------------------------------------------------------
+
+
+def pair_names(tournament: Tournament, team: int, locale: str | None = None) -> str:
+    """ "Ana & Bob" (a leaver shown as replaced by a bot)."""
+    names = []
+    for number in team_places(team):
+        place = tournament.places[number]
+        name = shown_name(place.name)
+        names.append(t("tournament.place.left", locale, name=name) if place.left else name)
+    return " & ".join(names)
+
+
+def pairs_title(tournament: Tournament, locale: str | None) -> str:
+    return t(f"tournament.title.{tournament.config.format}", locale)
+
+
+def match_lines(tournament: Tournament, locale: str | None = None) -> list[str]:
+    """Every match with a result, round by round (a knockout's byes too): the bracket so far."""
+    lines = []
+    for rnd, played in enumerate(tournament.schedule):
+        if tournament.config.format == FORMAT_KNOCKOUT and played.sitting_out:
+            for number in played.sitting_out[::2]:
+                names = pair_names(tournament, team_of_place(number), locale)
+                lines.append(t("tournament.match.bye", locale, round=rnd + 1, names=names))
+        for table, match in enumerate(played.tables):
+            scores = tournament.results.get((rnd, table))
+            if scores is None:
+                continue
+            a = pair_names(tournament, team_of_place(match.north_south[0]), locale)
+            b = pair_names(tournament, team_of_place(match.east_west[0]), locale)
+            score = f"{scores[0]}–{scores[1]}"
+            lines.append(t("tournament.match.row", locale, round=rnd + 1, a=a, b=b, score=score))
+    return lines
+
+
+def pairs_text(tournament: Tournament, locale: str | None = None, limit: int = 20) -> str:
+    lines = [f"**{pairs_title(tournament, locale)} — {_heading(tournament, locale)}**"]
+    knockout = tournament.config.format == FORMAT_KNOCKOUT
+    for s in tournament.pair_standings()[:limit]:
+        names = pair_names(tournament, s.team, locale)
+        if not knockout:
+            row = t(
+                "tournament.pair.row", locale, rank=s.rank, names=names, won=s.won, played=s.played
+            )
+        elif s.out_in is not None:
+            row = t("tournament.pair.out", locale, rank=s.rank, names=names, round=s.out_in + 1)
+        elif s.rank == 1 and tournament.played_out:
+            row = t("tournament.pair.champion", locale, rank=s.rank, names=names)
+        else:
+            row = t("tournament.pair.in", locale, rank=s.rank, names=names)
+        lines.append(row)
+    lines.append(t(f"tournament.tie_break.{tournament.config.format}", locale))
+    lines += match_lines(tournament, locale)[-limit:]
+    return "\n".join(lines)
+
+
+def pairs_picture(tournament: Tournament, locale: str | None = None) -> bytes:
+    standings = tournament.pair_standings()
+    rounds = len({r for r, _ in tournament.results})
+    headers = [
+        "#",
+        t("tournament.column.pair", locale),
+        *(t("tournament.column.round", locale, number=n + 1) for n in range(rounds)),
+        t("tournament.column.won", locale),
+        t("tournament.column.played", locale),
+    ]
+    rows = [
+        StandingRow(
+            rank=s.rank,
+            name=pair_names(tournament, s.team),
+            round_points=s.by_round,
+            points=s.won,
+            rounds_won=s.played,
+            is_bot=all(tournament.places[p].is_bot for p in team_places(s.team)),
+        )
+        for s in standings
+    ]
+    subtitle = t(
+        "tournament.subtitle.pairs",
+        locale,
+        pairs=tournament.team_count,
+        game=t(f"game.{tournament.config.game}", locale),
+        best_of=tournament.config.best_of,
+    )
+    title = pairs_title(tournament, locale) + " — " + _heading(tournament, locale)
+    return standings_png(title, subtitle, headers, rows)

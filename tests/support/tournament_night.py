@@ -60,3 +60,9 @@ def standings_posts(channel: Channel) -> list[str]:
         t("tournament.standings.final", None),
     )
     return [m.content for m in channel.messages if m.content.lstrip("*").startswith(first_lines)]
+
+
+def pairs_standings_posts(channel: Channel, title: str) -> list[str]:
+    """The standings (and bracket) of a pairs tournament the bot posted, oldest first: they
+    open with the bold title (the announcement only names it)."""
+    return [m.content for m in channel.messages if m.content.startswith(f"**{title} — ")]

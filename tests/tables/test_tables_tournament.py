@@ -99,5 +99,7 @@ def test_the_config_is_checked() -> None:
     for rounds, hands in ((0, 1), (3, 0), (13, 1), (3, 13)):
         with pytest.raises(TournamentError):
             TournamentConfig(rounds=rounds, hands=hands)
-    with pytest.raises(TournamentError):
-        TournamentConfig(rounds=3, hands=2, format="knockout")
+    with pytest.raises(TournamentError):  # no such format (pairs formats: their own tests)
+        TournamentConfig(rounds=3, hands=2, format="swiss")
+    with pytest.raises(TournamentError):  # progressive nights are euchre
+        TournamentConfig(rounds=3, hands=2, game="truco")
