@@ -30,7 +30,7 @@ from bot.ui.budget import GlobalBudget
 from bot.ui.buttons import DYNAMIC_ITEMS
 from bot.ui.recap import WeeklyRecap
 from bot.ui.rest import is_too_late
-from bot.ui.seasons import post_season_end
+from bot.ui.seasons import post_season_end, season_end_posted
 from bot.ui.table_ui import TableUI
 from bot.ui.tournaments import TournamentUI
 from bot.ui.translator import CatalogTranslator
@@ -198,7 +198,10 @@ class CardTableBot(commands.Bot):
         # close is claimed in the database); then a season that ends is closed within a poll.
         self._seasons = SeasonRepository(storage.db)
         self._season_keeper = keeper = SeasonKeeper(
-            self._seasons, lambda s, e: post_season_end(self, s, e), self.clock
+            self._seasons,
+            lambda s, e: post_season_end(self, s, e),
+            self.clock,
+            find_post=lambda s: season_end_posted(self, s),
         )
         if shards is None or any(shard == 0 for shard, _ in shards):  # one process posts
             keeper.start()

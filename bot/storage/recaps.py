@@ -5,8 +5,11 @@ Weeks are named by their start, Monday 00:00 UTC in Unix seconds (bot.storage.pe
 recap of a week is due once it has ended; a process posts it only after `claim` moved
 `last_week` forward with one conditional UPDATE (`... WHERE last_week < ?`): of two processes
 (or a bot and its restarted self) exactly one wins the week, and a week not yet claimed is still
-due after a restart, so a recap is neither doubled nor skipped. Only the latest ended week is
-ever due: a server that had the recap off for a month gets last week's, not four stale ones.
+due after a restart. The claim also marks the week "being posted" (`posting_week`, with the
+time in `posting_at`) until `done`: a week claimed by a process that died before `done` is
+`pending` after the restart, and the scheduler reads the channel back for it before posting it
+(bot/ui/recap.py), so a recap is neither doubled nor skipped. Only the latest ended week is ever
+due: a server that had the recap off for a month gets last week's, not four stale ones.
 """
 
 from __future__ import annotations
@@ -40,6 +43,16 @@ class RecapSetting:
     guild_id: int
     channel_id: int | None  # None: off
     last_week: int
+
+
+@dataclass(frozen=True)
+class PendingRecap:
+    """A week claimed and maybe posted by a process that stopped before marking it done."""
+
+    guild_id: int
+    channel_id: int
+    week: int
+    since: float  # when it was claimed: the post, if any, is in the channel after this
 
 
 @dataclass(frozen=True)
@@ -92,7 +105,7 @@ class RecapStore:
             "INSERT INTO recaps (guild_id, channel_id, last_week, set_by, set_at)"
             " VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET"
             " channel_id = excluded.channel_id, set_by = excluded.set_by,"
-            " set_at = excluded.set_at",
+            " set_at = excluded.set_at, posting_week = NULL, posting_at = NULL",
             (guild_id, channel_id, due_week(now), by, now),
         )
         setting = await self.setting(guild_id)
@@ -123,15 +136,39 @@ class RecapStore:
             if wanted is None or int(r[0]) in wanted
         ]
 
-    async def claim(self, guild_id: int, week: int) -> bool:
+    async def claim(self, guild_id: int, week: int, now: float | None = None) -> bool:
         """Take the recap of `week` for this process: True for exactly one caller, whatever
-        the number of processes or restarts; False when it was taken (or the recap is off)."""
+        the number of processes or restarts; False when it was taken (or the recap is off).
+        The week stays pending until `done`; `now` (default: the week's end, the earliest a
+        recap of it is posted) is when its post may begin."""
         changed = await self._write(
-            "UPDATE recaps SET last_week = ?"
+            "UPDATE recaps SET last_week = ?, posting_week = ?, posting_at = ?"
             " WHERE guild_id = ? AND channel_id IS NOT NULL AND last_week < ?",
-            (week, guild_id, week),
+            (week, week, week + WEEK if now is None else now, guild_id, week),
         )
         return changed == 1
+
+    async def done(self, guild_id: int, week: int) -> None:
+        """The recap of `week` is in its channel (or given up): no longer pending."""
+        await self._write(
+            "UPDATE recaps SET posting_week = NULL, posting_at = NULL"
+            " WHERE guild_id = ? AND posting_week = ?",
+            (guild_id, week),
+        )
+
+    async def pending(self, guild_ids: Sequence[int] | None = None) -> list[PendingRecap]:
+        """Weeks claimed but not marked done (of `guild_ids`, if given), recap still on."""
+        async with self._db.reader() as conn:
+            rows = await conn.all(
+                "SELECT guild_id, channel_id, posting_week, posting_at FROM recaps"
+                " WHERE channel_id IS NOT NULL AND posting_week IS NOT NULL ORDER BY guild_id",
+            )
+        wanted = None if guild_ids is None else set(guild_ids)
+        return [
+            PendingRecap(int(r[0]), int(r[1]), int(r[2]), float(r[3] or 0.0))
+            for r in rows
+            if wanted is None or int(r[0]) in wanted
+        ]
 
     async def week_summary(self, guild_id: int, week: int, movers: int = 5) -> WeekSummary:
         """The games of the week beginning `week` in this server, and its movers: each player's

@@ -17,8 +17,9 @@ if TYPE_CHECKING:
 
 COLUMNS = (
     "id, guild_id, game, number, channel_id, length, min_games, min_rating, started_at, ends_at,"
-    " status, closed_at, announced_at"
+    " status, closed_at, announced_at, announcing_at"
 )
+SEASON_FIELDS = len(COLUMNS.split(","))
 ENTRY_COLUMNS = "user_id, name, ordinal, games, wins, final_rank, champion"
 ORDER = " ORDER BY ordinal DESC, games DESC, user_id"
 
@@ -31,6 +32,7 @@ def _season(row: Sequence[Any]) -> Season:
         ends_at=None if row[9] is None else float(row[9]), status=str(row[10]),
         closed_at=None if row[11] is None else float(row[11]),
         announced_at=None if row[12] is None else float(row[12]),
+        announcing_at=None if row[13] is None else float(row[13]),
     )  # fmt: skip
 
 
@@ -168,7 +170,7 @@ class SeasonRepository:
             + " ORDER BY s.game, s.number DESC",
             (guild_id, user_id) if game is None else (guild_id, user_id, game),
         )
-        return [(_season(r[:13]), _entry(r[13:])) for r in rows]
+        return [(_season(r[:SEASON_FIELDS]), _entry(r[SEASON_FIELDS:])) for r in rows]
 
     # --- the keeper's store (bot.tables.seasons.SeasonStore) ----------------------------------
 
@@ -191,6 +193,14 @@ class SeasonRepository:
             " ORDER BY closed_at, id"
         )
         return [_season(r) for r in rows]
+
+    async def mark_announcing(self, season_id: int, now: float) -> None:
+        """The post is about to be sent: after a crash from here on, it may have gone out."""
+        async with self._tx() as tx:
+            await tx.execute(
+                "UPDATE seasons SET announcing_at = ? WHERE id = ? AND announced_at IS NULL",
+                (now, season_id),
+            )
 
     async def mark_announced(self, season_id: int, now: float) -> None:
         async with self._tx() as tx:

@@ -5,8 +5,10 @@ standings posted. No discord, no SQL: the store and the announcer are given.
 Closing is claimed by the store in one transaction (`close` returns None when the season was
 already closed), so a restart at the moment a season ends neither skips it (start-up catches up
 on every due season) nor doubles it (only one claim succeeds). The post of the standings comes
-after the claim and is marked done after it is sent: a season closed but not yet announced is
-announced at the next tick or start-up."""
+after the claim: the season is marked "announcing" before the post and done after it. A season
+closed but not done is announced at the next tick or start-up; one marked "announcing" may have
+been posted by a process that died before marking it done, so the channel is read back first
+(`find_post`) and it is posted only when its post is not there."""
 
 from __future__ import annotations
 
@@ -62,6 +64,9 @@ class Season:
     status: str  # "open" or "closed"
     closed_at: float | None
     announced_at: float | None
+    # Set just before the final standings are posted: a season with this and no announced_at
+    # may have been posted by a process that died before marking it (its channel says).
+    announcing_at: float | None = None
 
 
 @dataclass(frozen=True)
@@ -118,10 +123,19 @@ class SeasonStore(Protocol):
     async def entries(self, season_id: int) -> list[SeasonEntry]:
         """The season's rows, final ranks included once closed."""
 
+    async def mark_announcing(self, season_id: int, now: float) -> None:
+        """The post is about to be sent (stored before sending it)."""
+
     async def mark_announced(self, season_id: int, now: float) -> None: ...
 
 
 Announce = Callable[[Season, list[SeasonEntry]], Awaitable[None]]
+# Whether the season's final standings are in its channel already (read back from Discord).
+FindPost = Callable[[Season], Awaitable[bool]]
+
+
+async def _never_found(season: Season) -> bool:
+    return False
 
 
 class SeasonKeeper:
@@ -133,9 +147,12 @@ class SeasonKeeper:
         announce: Announce,
         clock: Callable[[], float],
         poll_seconds: float = POLL_SECONDS,
+        *,
+        find_post: FindPost = _never_found,
     ) -> None:
         self.store = store
         self.announce = announce
+        self.find_post = find_post
         self.clock = clock
         self.poll_seconds = poll_seconds
         self._task: asyncio.Task[None] | None = None
@@ -151,8 +168,17 @@ class SeasonKeeper:
                     self.closed.append(season.id)
                     log.info("season %s (%s #%s) closed", season.id, season.game, season.number)
             for season in await self.store.unannounced():
-                await self.announce(season, await self.store.entries(season.id))
-                await self.store.mark_announced(season.id, self.clock())
+                await self._announce_once(season)
+
+    async def _announce_once(self, season: Season) -> None:
+        """Post the final standings unless a process that died before marking them posted
+        them already: marked "announcing" first, then posted, then marked done."""
+        if season.announcing_at is not None and await self.find_post(season):
+            log.info("season %s was posted before a restart; not posting again", season.id)
+        else:
+            await self.store.mark_announcing(season.id, self.clock())
+            await self.announce(season, await self.store.entries(season.id))
+        await self.store.mark_announced(season.id, self.clock())
 
     def start(self) -> None:
         if self._task is None:

@@ -4,11 +4,13 @@ with the week's games, the movers on the leaderboard and a chart of the games by
 One scheduler task for every server of this process, on the bot's clock (the emulator's in the
 tests): it wakes at the next Monday 00:00 UTC (or when the clock jumps, or a server turns the
 recap on), and for each server whose recap is due claims the week in storage first
-(bot/storage/recaps.py: one conditional UPDATE), then posts. At start-up it looks at once, so a
-week that ended while the bot was down is caught up; a claimed week is never posted again, so a
-restart never doubles one. A post that fails after its claim is logged and not retried (a
-missing recap is better than two, and the admin is told nothing went to a channel it cannot use
-when they pick it).
+(bot/storage/recaps.py: one conditional UPDATE that also marks the week pending), posts, then
+marks it done. At start-up it looks at once, so a week that ended while the bot was down is
+caught up. A week still pending was claimed by a process that stopped (or failed to send) before
+marking it done: its post may be in the channel, so the channel is read back for this bot's
+message with the week's marker in the footer (its ISO week, "2026-W47") and it is posted only
+when it is not there -- a restart neither doubles nor skips a recap. A channel the bot cannot
+use (Forbidden, NotFound) gives the week up; other failures leave it pending for the next look.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from bot.texts import t
 from bot.ui.leaderboard import game_title
 from bot.ui.names import shown_name
 from bot.ui.public import send_kwargs
+from bot.ui.read_back import posted_since
 from bot.ui.render import MessageParts
 
 log = logging.getLogger(__name__)
@@ -42,6 +45,12 @@ RETRY_PAUSE = 60.0  # after a storage error
 
 def _day(timestamp: float) -> str:
     return datetime.fromtimestamp(timestamp, UTC).strftime("%Y-%m-%d")
+
+
+def week_marker(week: int) -> str:
+    """The week's ISO name ("2026-W47"): the footer's marker a restart reads back."""
+    year, number, _ = datetime.fromtimestamp(week, UTC).isocalendar()
+    return f"{year}-W{number:02d}"
 
 
 def recap_message(summary: WeekSummary, server: str, locale: str | None) -> MessageParts:
@@ -73,7 +82,7 @@ def recap_message(summary: WeekSummary, server: str, locale: str | None) -> Mess
             for m in summary.movers
         ]
         embed.add_field(name=t("recap.movers", locale), value="\n".join(movers)[:1024])
-    embed.set_footer(text=t("recap.footer", locale))
+    embed.set_footer(text=f"{t('recap.footer', locale)} · {week_marker(week)}")
     files = None
     if total:
         embed.set_image(url=f"attachment://{CHART}")
@@ -114,6 +123,10 @@ class WeeklyRecap:
         self.passes = 0  # looks at the due recaps done (tests wait on it: no sleep in a test)
         self.posted: list[tuple[int, int]] = []  # (guild, week) posted by this process
 
+    @property
+    def store(self) -> RecapStore:
+        return self._store
+
     def start(self) -> None:
         if self._task is None:
             self._task = asyncio.create_task(self._run(), name="weekly-recap")
@@ -146,30 +159,46 @@ class WeeklyRecap:
                 await asyncio.wait_for(self._wake.wait(), pause)
 
     async def post_due(self) -> None:
-        """Post every due recap of this process's servers, each after claiming its week."""
+        """Finish the weeks left pending (read back first), then post every due recap of this
+        process's servers, each after claiming its week."""
         now = self._clock()
         week = due_week(now)
         guilds = [g.id for g in self._client.guilds]
+        for pending in await self._store.pending(guilds):
+            await self._post(pending.guild_id, pending.channel_id, pending.week, pending.since)
         for setting in await self._store.due(now, guilds):
-            if setting.channel_id is None or not await self._store.claim(setting.guild_id, week):
+            if setting.channel_id is None:
+                continue
+            if not await self._store.claim(setting.guild_id, week, now):
                 continue  # another process took it
-            guild = self._client.get_guild(setting.guild_id)
-            server = guild.name if guild is not None else ""
-            locale = str(guild.preferred_locale) if guild is not None else None
-            try:
-                parts = await recap_parts(self._store, setting.guild_id, week, server, locale)
-                channel = self._client.get_partial_messageable(
-                    setting.channel_id, guild_id=setting.guild_id
-                )
+            await self._post(setting.guild_id, setting.channel_id, week, None)
+
+    async def _post(self, guild_id: int, channel_id: int, week: int, since: float | None) -> None:
+        """Post the recap of `week` and mark it done. `since`: the week was pending from then
+        (a post may have gone out): post only if the channel does not hold it already."""
+        guild = self._client.get_guild(guild_id)
+        server = guild.name if guild is not None else ""
+        locale = str(guild.preferred_locale) if guild is not None else None
+        marker = f" · {week_marker(week)}"
+        try:
+            if since is not None and await posted_since(
+                self._client, channel_id, guild_id, since,
+                lambda e: e.footer.text is not None and e.footer.text.endswith(marker),
+            ):  # fmt: skip
+                log.info("weekly recap of guild %s (week %s) was posted already", guild_id, week)
+            else:
+                parts = await recap_parts(self._store, guild_id, week, server, locale)
+                channel = self._client.get_partial_messageable(channel_id, guild_id=guild_id)
                 await channel.send(**send_kwargs(parts))
-                self.posted.append((setting.guild_id, week))
-            except Exception:
-                log.warning(
-                    "weekly recap of guild %s (week %s) not posted",
-                    setting.guild_id,
-                    week,
-                    exc_info=True,
-                )
+                self.posted.append((guild_id, week))
+        except (discord.Forbidden, discord.NotFound):
+            log.warning("weekly recap of guild %s: channel %s unusable", guild_id, channel_id)
+        except Exception:
+            log.warning(
+                "weekly recap of guild %s (week %s) not posted yet", guild_id, week, exc_info=True
+            )
+            return  # still pending: the next look tries again
+        await self._store.done(guild_id, week)
 
 
 def recap_of(client: Any) -> WeeklyRecap:

@@ -10,6 +10,7 @@ import discord
 from bot.tables.seasons import Season, SeasonEntry
 from bot.texts import n, t
 from bot.ui.names import shown_name
+from bot.ui.read_back import posted_since
 from bot.ui.render import COLOURS, MessageParts
 
 if TYPE_CHECKING:
@@ -118,6 +119,22 @@ def stats_seasons_field(seasons: list[tuple[Season, SeasonEntry]], locale: str |
             )
         )
     return "\n".join(lines)
+
+
+async def season_end_posted(bot: CardTableBot, season: Season) -> bool:
+    """Whether the season's final standings are in its channel already (a process that died
+    after posting them, before marking them posted): this bot's message since the post began
+    whose embed has the season's final title (unique: the season's game and number)."""
+    if season.announcing_at is None:
+        return False
+    guild = bot.get_guild(season.guild_id)
+    # Posted in the server's language, or in English when the guild was not known yet (a post
+    # at start-up, before the gateway's guilds).
+    locales = {None, str(guild.preferred_locale) if guild is not None else None}
+    titles = {t("season.final.title", x, season=season_name(season, x)) for x in locales}
+    return await posted_since(
+        bot, season.channel_id, season.guild_id, season.announcing_at, lambda e: e.title in titles
+    )
 
 
 async def post_season_end(bot: CardTableBot, season: Season, entries: list[SeasonEntry]) -> None:

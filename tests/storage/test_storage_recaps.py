@@ -87,3 +87,28 @@ async def test_the_week_summary_counts_its_games_and_movers(storage: Storage) ->
     assert changes == sorted(changes, reverse=True)
     empty = await store.week_summary(A, MONDAY + WEEK)
     assert (empty.games, empty.by_day, empty.movers) == ({}, [0] * 7, [])
+
+
+async def test_a_claimed_week_is_pending_until_done_and_turning_it_off_drops_it(
+    storage: Storage,
+) -> None:
+    store = RecapStore(storage.db)
+    await store.set_channel(A, 500, by=9, now=MONDAY + DAY)
+    await store.set_channel(B, 700, by=9, now=MONDAY + DAY)
+    assert await store.pending() == []
+    claimed_at = MONDAY + WEEK + 30
+    assert await store.claim(A, MONDAY, claimed_at) is True
+    assert await store.claim(B, MONDAY) is True  # `now` left out: the week's end
+    # A restart finds both pending (the posts may or may not have gone out), this process's only.
+    pending = await store.pending()
+    assert [(p.guild_id, p.channel_id, p.week, p.since) for p in pending] == [
+        (A, 500, MONDAY, claimed_at),
+        (B, 700, MONDAY, MONDAY + WEEK),
+    ]
+    assert [p.guild_id for p in await store.pending(guild_ids=[B])] == [B]
+    await store.done(A, MONDAY)
+    await store.done(A, MONDAY)  # twice is harmless
+    assert [p.guild_id for p in await store.pending()] == [B]
+    await store.set_channel(B, None, by=9, now=claimed_at)  # off: nothing left to post
+    assert await store.pending() == []
+    assert (await store.setting(B)).last_week == MONDAY  # type: ignore[union-attr]

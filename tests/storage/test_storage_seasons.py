@@ -112,3 +112,43 @@ async def test_the_keeper_closes_and_posts_each_season_once_across_restarts(
     assert await seasons.current(GUILD, "euchre") is None
     second = await seasons.start(GUILD, "euchre", 50, "quarter", 1, 0, now[0])
     assert second.number == 2
+
+
+async def test_a_season_posted_by_a_process_that_died_before_marking_it_is_not_posted_again(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The keeper marks the season "announcing" before the post; after a crash it asks the
+    channel (`find_post`, here the list of posts) before posting again."""
+    seasons = SeasonRepository(storage.db)
+    channel: list[int] = []  # the season ids whose standings are in the channel
+    now = T0 + 2 * DAY
+
+    async def announce(s: Season, entries: list[SeasonEntry]) -> None:
+        channel.append(s.id)
+
+    async def find_post(s: Season) -> bool:
+        return s.id in channel
+
+    async def dies(season_id: int, at: float) -> None:
+        raise OSError("the process died here")
+
+    first = await seasons.start(GUILD, "euchre", 50, "open", 1, 0, T0)
+    await seasons.end(GUILD, "euchre", now)
+    # Posted, then the process dies before mark_announced.
+    monkeypatch.setattr(seasons, "mark_announced", dies)
+    with pytest.raises(OSError):
+        await SeasonKeeper(seasons, announce, lambda: now, find_post=find_post).tick()
+    monkeypatch.undo()
+    [stuck] = await seasons.unannounced()
+    assert stuck.id == first.id and stuck.announcing_at == now and channel == [first.id]
+    restarted = SeasonKeeper(seasons, announce, lambda: now, find_post=find_post)
+    await restarted.tick()
+    await restarted.tick()
+    assert channel == [first.id] and await seasons.unannounced() == []
+
+    # Marked announcing, then the process dies before the post: posted after the restart.
+    second = await seasons.start(GUILD, "euchre", 50, "open", 1, 0, now)
+    await seasons.end(GUILD, "euchre", now + DAY)
+    await seasons.mark_announcing(second.id, now + DAY)
+    await SeasonKeeper(seasons, announce, lambda: now + DAY, find_post=find_post).tick()
+    assert channel == [first.id, second.id] and await seasons.unannounced() == []
