@@ -68,6 +68,7 @@ async def test_migrations_build_the_schema_from_an_empty_file(tmp_path: Path) ->
             (8, "server_settings"),
             (9, "seasons"),
             (10, "tournaments"),
+            (11, "exactly_once_posts"),
         ]
         assert await db.migrate() == []  # nothing left to apply
     finally:
