@@ -155,6 +155,9 @@ class Tournament:
     opened: dict[tuple[int, int], int] = field(default_factory=dict)  # (round, table) -> table id
     posted: set[int] = field(default_factory=set)  # rounds whose standings were posted
     results: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
+    # When each round's timer started (Unix seconds, stored by a "clock" action): a restart
+    # keeps the round's deadline instead of counting from the restart.
+    round_started: dict[int, int] = field(default_factory=dict)
 
     @classmethod
     def replay(cls, config: TournamentConfig, actions: list[str]) -> Tournament:
@@ -177,6 +180,7 @@ class Tournament:
             "open": self._open,
             "result": self._result,
             "posted": self._posted,
+            "clock": self._clock,
             "end": self._end,
         }.get(kind)
         if handler is None:
@@ -270,6 +274,15 @@ class Tournament:
             )
         self.round = round_number + 1
         return [*events, f"round_started:{self.round}"]
+
+    def _clock(self, rest: str) -> list[str]:
+        round_number, started = (_number(x) for x in _parts(rest, 2))
+        if self.status != "playing" or round_number != self.round:
+            raise TournamentError("tournament.error.round")
+        if round_number in self.round_started:
+            raise TournamentError("tournament.error.round")
+        self.round_started[round_number] = started
+        return []
 
     def _end(self, rest: str) -> list[str]:
         if self.status == "finished":

@@ -212,6 +212,8 @@ class TournamentService:
                 opened = await self._open_table(record, state, rnd, table)
                 state = await self.act(tournament_id, f"open:{rnd}:{table}:{opened.id}")
                 await host.show_table(opened)
+        if rnd not in state.round_started:  # stored, so that a restart keeps the deadline
+            state = await self.act(tournament_id, f"clock:{rnd}:{int(self.clock())}")
         self._arm_timer(tournament_id, rnd)
         for table in range(state.table_count):
             if (rnd, table) in state.results:
@@ -295,9 +297,17 @@ class TournamentService:
         if task is not None:
             task.cancel()
 
+    def round_deadline(self, tournament_id: int) -> float | None:
+        """When the current round's timer runs out (its stored start + the round's time)."""
+        _, state = self.get(tournament_id)
+        started = state.round_started.get(state.round)
+        return None if started is None else started + self.round_seconds
+
     async def _round_timer(self, tournament_id: int, rnd: int) -> None:
         """After the round's time, turn timers take over at every table still playing."""
-        await asyncio.sleep(self.round_seconds)
+        deadline = self.round_deadline(tournament_id)
+        wait = self.round_seconds if deadline is None else deadline - self.clock()
+        await asyncio.sleep(max(0.0, wait))
         _, state = self.get(tournament_id)
         if state.round != rnd or state.status != "playing":
             return

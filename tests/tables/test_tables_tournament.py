@@ -103,3 +103,17 @@ def test_the_config_is_checked() -> None:
         TournamentConfig(rounds=3, hands=2, format="swiss")
     with pytest.raises(TournamentError):  # progressive nights are euchre
         TournamentConfig(rounds=3, hands=2, game="truco")
+
+
+def test_a_rounds_timer_start_is_stored_once_and_replays_after_a_restart() -> None:
+    tournament = night(8)
+    with pytest.raises(TournamentError):
+        tournament.apply("clock:0:1000")  # not started
+    tournament.apply("start")
+    with pytest.raises(TournamentError):
+        tournament.apply("clock:1:1000")  # not the round being played
+    tournament.apply("clock:0:1000")
+    with pytest.raises(TournamentError):
+        tournament.apply("clock:0:2000")  # a restart does not move the deadline
+    restarted = Tournament.replay(tournament.config, list(tournament.actions))
+    assert restarted.round_started == {0: 1000}
