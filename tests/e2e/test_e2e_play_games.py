@@ -123,7 +123,23 @@ async def test_T15_coberta_two_people_and_two_bots_play_a_whole_game(
     # Issue 21: the hand message's face-down row is clicked like any button; every version of
     # the table message and every hand is checked for a face it must not show.
     scale_rate_limits(emulator, running_bot, per=1.0)
-    driver = await play_game(world, running_bot, "truco new", 8, humans=2, target=6, coberta=True)
+    rng = random.Random(8)
+
+    def covers_when_it_may(view: dict[str, object], seat: int, legal: list[str]) -> str:
+        # The deal is fair (unseeded): people cover whenever they may, so the row is clicked.
+        covers = [a for a in legal if a.startswith("cover:")]
+        return rng.choice(covers or legal)
+
+    driver = await play_game(
+        world,
+        running_bot,
+        "truco new",
+        8,
+        humans=2,
+        choose=covers_when_it_may,
+        target=6,
+        coberta=True,
+    )
     table = driver.table
     assert table.options.get("coberta") is True
     covers = [(s, a) for s, a in table.record.actions if a.startswith("cover:")]

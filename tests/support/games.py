@@ -5,12 +5,19 @@ from __future__ import annotations
 import random
 
 from bot.client import CardTableBot
-from tests.support.play_driver import GameStates, TableDriver
+from tests.support.play_driver import Chooser, GameStates, TableDriver
 from tests.support.world import World
 
 
 async def play_game(
-    world: World, bot: CardTableBot, command: str, seed: int, *, humans: int = 4, **options: object
+    world: World,
+    bot: CardTableBot,
+    command: str,
+    seed: int,
+    *,
+    humans: int = 4,
+    choose: Chooser | None = None,
+    **options: object,
 ) -> TableDriver:
     people = world.players[:humans]
     driver = TableDriver(world.emu, bot, world.table, people)
@@ -18,7 +25,7 @@ async def play_game(
     lobby = await driver.open(host, command, **options)
     await driver.sit(lobby, people[1:], 4 - humans, host)
     await driver.start(lobby, host)
-    await driver.play_to_end(random.Random(seed))
+    await driver.play_to_end(random.Random(seed), choose=choose)
     states = GameStates.replay(driver.table)
     assert driver.check_public_history(states, driver.message) > 0
     assert driver.check_private_messages(states) > 0

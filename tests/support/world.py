@@ -129,6 +129,8 @@ async def open_table(
     is the lobby itself; a slow one (on a busy machine the bot defers past its 2 s budget) is a
     private "Your table is open: <link>" with the lobby posted in the channel. Either way the
     test gets the lobby, so no test depends on how fast this machine is."""
+    # A first command on a loaded machine may take long (the bot defers it; the test waits).
+    options.setdefault("timeout", 15)
     reply = await person.slash(channel, command, **options)
     if not reply.ephemeral:
         return reply
