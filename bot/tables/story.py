@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.texts import t
+
+if TYPE_CHECKING:
+    from bot.tables.table import Table
 
 HAND_END = frozenset({"hand_scored", "hand_won"})
 ASKS = {"truco_asked": "truco", "six_asked": "six", "ten_asked": "ten", "twelve_asked": "twelve"}
@@ -142,3 +145,23 @@ def story_lines(
             t("story.deciding", locale, hand=story.deciding_hand, team=team_name(story.winner))
         )
     return lines
+
+
+_TOLD: dict[tuple[int, int, int], Story] = {}  # (table, seed, actions) -> its story; a few kept
+
+
+def table_story(table: Table) -> Story:
+    """The story of the game a table has just finished. The table in memory keeps only its latest
+    hands' events (games.forget_old_events): the story is told from a replay, which has them all,
+    as the result's statistics are."""
+    record, game = table.record, table.game
+    assert game is not None and record.seed is not None
+    key = (table.id, record.seed, len(game.actions))
+    story = _TOLD.get(key)
+    if story is None:
+        whole = table.rules.replay(record.options, record.seed, record.first_dealer, game.actions)
+        story = game_story(whole)
+        if len(_TOLD) >= 64:
+            _TOLD.pop(next(iter(_TOLD)))
+        _TOLD[key] = story
+    return story

@@ -20,7 +20,7 @@ from bot.tables.bot_moves import DEFAULT_LEVEL, LEVELS
 from bot.tables.lobby import LOBBY_RULES
 from bot.tables.service import Table
 from bot.tables.settings import SETTINGS, setting_of
-from bot.tables.story import game_story, story_lines
+from bot.tables.story import story_lines, table_story
 from bot.texts import n, t
 from bot.ui import fair_deal
 from bot.ui.cards import card_text, cards_text, suit_text
@@ -673,7 +673,7 @@ def _after_game(embed: discord.Embed, buttons: Buttons, table: Table, locale: st
     game, started_at = table.game, table.record.started_at
     if game is None or started_at is None:
         return
-    story = game_story(game)
+    story = table_story(table)
     lines = story_lines(
         story,
         lambda seat: seat_name(table, seat, locale),
