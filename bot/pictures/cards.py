@@ -53,6 +53,13 @@ def devanagari_font(size: int, *, bold: bool = True) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(FONTS / name), size, layout_engine=DEVANAGARI_LAYOUT)
 
 
+def font_for(text: str, size: int, *, bold: bool = True) -> ImageFont.FreeTypeFont:
+    """The font that can write `text`: Noto Sans Devanagari for Hindi, DejaVu Sans otherwise."""
+    if any("\u0900" <= character <= "\u097f" for character in text):
+        return devanagari_font(size, bold=bold)
+    return font(size, bold=bold)
+
+
 def _draw_suit(draw: ImageDraw.ImageDraw, suit: str, box: tuple[int, int, int, int]) -> None:
     """A suit symbol filling `box` (left, top, right, bottom)."""
     left, top, right, bottom = box

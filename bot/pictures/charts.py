@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
-from functools import lru_cache
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
-from bot.pictures.cards import devanagari_font, font
+from bot.pictures.cards import font_for
 from bot.pictures.table import TEAM_COLOURS
 from bot.texts import t
 
@@ -30,15 +29,6 @@ WIN = (60, 160, 90)
 LOSS = (200, 90, 80)
 
 
-def _font(text: str, size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    return _loaded(any("\u0900" <= c <= "\u097f" for c in text), size, bold)
-
-
-@lru_cache(maxsize=32)
-def _loaded(devanagari: bool, size: int, bold: bool) -> ImageFont.FreeTypeFont:
-    return devanagari_font(size, bold=bold) if devanagari else font(size, bold=bold)
-
-
 def _write(
     draw: ImageDraw.ImageDraw,
     xy: tuple[float, float],
@@ -48,7 +38,7 @@ def _write(
     anchor: str = "la",
     fill: tuple[int, int, int] = INK,
 ) -> None:
-    draw.text(xy, text, font=_font(text, size, bold), fill=fill, anchor=anchor)
+    draw.text(xy, text, font=font_for(text, size, bold=bold), fill=fill, anchor=anchor)
 
 
 def _png(image: Image.Image) -> bytes:

@@ -7,11 +7,10 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
-from bot.pictures.cards import devanagari_font, font
+from bot.pictures.cards import font_for
 
 WIDTH_NAME = 230
 COLUMN = 64
@@ -36,11 +35,6 @@ class StandingRow:
     is_bot: bool = False
 
 
-@lru_cache(maxsize=16)
-def _loaded(devanagari: bool, size: int, bold: bool) -> ImageFont.FreeTypeFont:
-    return devanagari_font(size, bold=bold) if devanagari else font(size, bold=bold)
-
-
 def _write(
     draw: ImageDraw.ImageDraw,
     xy: tuple[float, float],
@@ -50,8 +44,7 @@ def _write(
     anchor: str = "lm",
     fill: tuple[int, int, int] = INK,
 ) -> None:
-    devanagari = any("\u0900" <= c <= "\u097f" for c in text)
-    draw.text(xy, text, font=_loaded(devanagari, size, bold), fill=fill, anchor=anchor)
+    draw.text(xy, text, font=font_for(text, size, bold=bold), fill=fill, anchor=anchor)
 
 
 def _fit(text: str, limit: int = 24) -> str:

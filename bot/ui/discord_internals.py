@@ -17,6 +17,7 @@ bot/ or cogs/ imports a private discord module or reads a private attribute.
 
 from __future__ import annotations
 
+import abc
 import re
 from typing import Any, ClassVar, TypeGuard
 
@@ -136,16 +137,18 @@ async def send_channel_message(
 # --- views -----------------------------------------------------------------------------------
 
 
-class RawView:
+class RawView(abc.ABC):
     """What discord.py asks of a sent view, for objects that write their rows themselves
-    (`to_components`): nothing here waits for clicks or needs storing."""
+    (`to_components`, which each subclass defines): nothing here waits for clicks or needs
+    storing."""
 
     # discord.py checks this marker before it sends a "view".
     __discord_ui_view__: ClassVar[bool] = True
     timeout: float | None = None  # read (and maybe set) by discord.py for ephemeral sends
 
+    @abc.abstractmethod
     def to_components(self) -> list[dict[str, Any]]:
-        raise NotImplementedError
+        """The message's rows, as Discord's JSON."""
 
     def has_components_v2(self) -> bool:
         return False
