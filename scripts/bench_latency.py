@@ -44,7 +44,9 @@ clicks Play again. So a table moves as fast as its people think and its bot seat
    `--ping-after S [S ...]` runs each size once per setting; `--shards K [K ...]` runs K bot
    processes (shard i of K each, one guild each, the tables dealt in turn, each process its
    own SQLite file and a 1/K share of the token's global budget), figures summed/merged. A
-   summary table of these figures closes the run.
+   summary table of these figures closes the run ("by tok": the share of table message edits
+   made through an interaction's token, off the global budget). The bot as it was before issue
+   25, under the same limits: `--ping-after 0 --bot-hook scripts/bench_before_25.py:apply`.
 2. Memory per active table: a fresh bot; `--warm-tables` tables played a little first (caches,
    code paths); then tracemalloc starts in the bot process, `--memory-tables` more tables are
    opened and played to `--mid-moves` moves of their people, everything settles (bot moves done,
@@ -899,6 +901,10 @@ class Window:
     # callbacks and interaction-token webhooks): their start times, and the 429s answered.
     global_starts: list[float] = field(default_factory=list)
     too_many: int = 0
+    # Table message edits, and of those the ones through an interaction's token (exempt from
+    # the global limit: bot/ui/table_pens.py).
+    table_edits: int = 0
+    token_edits: int = 0
     staleness: list[float] = field(default_factory=list)  # s: state change -> table message
     # s: a turn reached a human (in the window) -> its ping posted (all turns at ping_after 0;
     # only the idle ones otherwise)
@@ -919,7 +925,8 @@ class Window:
             f"{percentile(ms, 0.5):>7.1f} {percentile(ms, 0.99):>7.1f} "
             f"{len(self.global_starts) / self.seconds:>7.1f} {self.too_many:>5} "
             f"{percentile(pings, 0.5):>7.1f} {percentile(pings, 0.99):>7.1f} {len(pings):>6} "
-            f"{self.unanswered:>6} {self.bot_cpu:>7.0%}"
+            f"{self.unanswered:>6} {self.bot_cpu:>7.0%} "
+            f"{self.token_edits / max(1, self.table_edits):>7.0%}"
         )
 
     def limits_line(self) -> str:
@@ -1045,7 +1052,8 @@ SUMMARY_HEADER = (
     f"{'':>25}{'staleness (s)':-^16}{'ack (ms)':-^16}{'global':^8}{'':>6}"
     f"{'idle ping (s)':-^23}\n"
     f"{'tables':>6} {'procs':>6} {'ping_after':>10} {'p50':>7} {'p99':>7} {'p50':>7} {'p99':>7} "
-    f"{'req/s':>7} {'429s':>5} {'p50':>7} {'p99':>7} {'pings':>6} {'failed':>6} {'bot CPU':>7}"
+    f"{'req/s':>7} {'429s':>5} {'p50':>7} {'p99':>7} {'pings':>6} {'failed':>6} {'bot CPU':>7} "
+    f"{'by tok':>7}"
 )
 EMULATOR_GC = GcPauses()
 
@@ -1088,6 +1096,7 @@ async def measure(state: World, seconds: float) -> Window:
     requests: dict[str, int] = {}
     global_starts: list[float] = []
     too_many = 0
+    table_edits = token_edits = 0
     for record in emu.requests[first_request:]:
         if began <= record.started <= ended:
             route = f"{record.method} {ROUTE_IDS.sub('{}', record.path)}"
@@ -1095,6 +1104,9 @@ async def measure(state: World, seconds: float) -> Window:
             if is_global_bound(record.path):
                 global_starts.append(record.started)
             too_many += record.status == 429
+            if record.method == "PATCH" and edits_a_public_message(emu, record.path):
+                table_edits += 1
+                token_edits += "/webhooks/" in record.path
     emulator_gc = EMULATOR_GC.take()
     with contextlib.suppress(TimeoutError):  # those in flight get their answer (or fail at 3 s)
         await emu.wait_for(
@@ -1142,12 +1154,21 @@ async def measure(state: World, seconds: float) -> Window:
         requests=requests,
         global_starts=global_starts,
         too_many=too_many,
+        table_edits=table_edits,
+        token_edits=token_edits,
         staleness=[v for v in stale if v is not None],
         ping_delays=ping_delays,
         ping_after=state.ping_after,
         shards=len(state.bots),
         idle_turns=state.counters.idle_turns,
     )
+
+
+def edits_a_public_message(emu: Emulator, path: str) -> bool:
+    """A PATCH of a public message (a table message: the only public ones the bot edits)."""
+    last = path.rsplit("/", 1)[-1]
+    message = emu.messages.get(int(last)) if last.isdigit() else None
+    return message is not None and message.ephemeral_for is None
 
 
 def is_global_bound(path: str) -> bool:

@@ -68,6 +68,15 @@ def webhook_message_route(application_id: int, token: str, message_id: int | Non
     )
 
 
+def followup_route(application_id: int, token: str) -> Route:
+    return Route(
+        "POST",
+        "/webhooks/{webhook_id}/{webhook_token}",
+        webhook_id=application_id,
+        webhook_token=token,
+    )
+
+
 # --- requests: discord.py's routes, rate limits, retries and errors ----------------------------
 
 
@@ -118,6 +127,25 @@ async def edit_webhook_message(
         multipart=params.multipart,
         files=params.files,
     )
+
+
+async def send_followup(client: discord.Client, token: str, params: MultipartParameters) -> int:
+    """Post a follow-up message of an interaction by its token; its id (`wait`: Discord
+    answers with the message, of which only the id is read)."""
+    application_id = client.application_id
+    assert application_id is not None
+    http = http_of(client)
+    data = await async_context.get().request(
+        followup_route(application_id, token),
+        session=http_session(http),
+        proxy=http.proxy,
+        proxy_auth=http.proxy_auth,
+        payload=params.payload,
+        multipart=params.multipart,
+        files=params.files,
+        params={"wait": "true"},
+    )
+    return int(data["id"])
 
 
 async def edit_channel_message(

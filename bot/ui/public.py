@@ -6,8 +6,11 @@ tables one at a time, at most `max_edits` per `per_seconds`, and renders each ta
 edit goes out — the latest state wins and intermediate ones are skipped. A table whose message
 already shows its current state is not edited again.
 
-Messages are edited by channel message id (`PATCH /channels/{c}/messages/{m}`), never through an
-interaction token, which dies after 15 minutes. A deleted table message is posted again.
+Messages are edited through the interaction token that posted them while it lives (no cost
+on the token's global budget, bot/ui/table_pens.py), else by channel message id
+(`PATCH /channels/{c}/messages/{m}`, on the budget). A click at a table whose message is 12
+minutes old posts it again as that click's follow-up, with a fresh token. A deleted table
+message is posted again.
 
 Turn pings go through the same worker and the same pacing: Discord notifies nobody for a mention
 edited into a message, so when the turn passes to a human (or half their time is gone) the
@@ -35,6 +38,7 @@ from bot.tables.service import Table, TableService
 from bot.ui import render, rest
 from bot.ui.budget import GlobalBudget, Priority
 from bot.ui.buttons import detach
+from bot.ui.table_pens import TablePens
 from bot.ui.table_picture import TablePictures, wants_picture
 
 log = logging.getLogger(__name__)
@@ -101,8 +105,14 @@ class PublicMessages:
         per_seconds: float = DEFAULT_PER_SECONDS,
         clock: Callable[[], float] = time.monotonic,
         budget: GlobalBudget | None = None,
+        pens: TablePens | None = None,
     ) -> None:
         self._client = client
+        # The tokens that may edit table messages off the global budget (bot/ui/table_pens.py).
+        self.pens = pens if pens is not None else TablePens(time.time)
+        # False: every table edit on the channel route and the budget, no renewal by clicks
+        # (a test of that route; the benchmark's "before").
+        self.use_tokens = True
         # Every request here is on a global-bound route: each takes from the token's budget.
         self.budget = budget if budget is not None else GlobalBudget()
         self._service = service
@@ -116,6 +126,8 @@ class PublicMessages:
         self._attempts: dict[int, int] = {}
         self._retries: set[asyncio.Task[None]] = set()
         self.edits = 0  # edits sent, for tests and benchmarks
+        self.pen_edits = 0  # of which through an interaction's token (off the global budget)
+        self.renewals = 0  # table messages posted again as a click's follow-up
         self.pictures = TablePictures()
         self._closed = False
 
@@ -293,11 +305,14 @@ class PublicMessages:
             return
         message_id = table.message_id
         assert message_id is not None
-        # The token is taken just before the request (not before drawing the picture, which
-        # can take a while): requests go out at the budget's pace, not in bunches. A state
-        # newer than this drawing queues the table again (coalesced: the latest state wins).
-        await self.budget.take(Priority.WATCHED)
         try:
+            if await self._edit_with_pen(table, message_id, parts):
+                self._edited(table, key)
+                return
+            # The budget's token is taken just before the request (not before drawing the
+            # picture, which can take a while): requests go out at the budget's pace, not in
+            # bunches. A state newer than this drawing queues the table again (coalesced).
+            await self.budget.take(Priority.WATCHED)
             await rest.edit_channel_message(self._client, table.channel_id, message_id, parts)
         except discord.NotFound:
             if table.message_id == message_id and not table.closed:
@@ -320,11 +335,32 @@ class PublicMessages:
             return
         finally:
             detach(parts.view)
+        self._edited(table, key)
+
+    def _edited(self, table: Table, key: ShownKey) -> None:
         self._attempts.pop(table.id, None)
         self._shown[table.id] = key
         self.edits += 1
         if table.closed:
             self._forget(table)
+
+    async def _edit_with_pen(
+        self, table: Table, message_id: int, parts: render.MessageParts
+    ) -> bool:
+        """Edit through the token that posted the message, if it lives; False: it does not,
+        or Discord refused it (the token died, the message is gone): the channel route then
+        edits, or finds the message gone and posts it again."""
+        token = self.pens.usable(table.id, message_id) if self.use_tokens else None
+        if token is None:
+            return False
+        try:
+            await rest.edit_hand(self._client, token, message_id, parts)
+        except discord.HTTPException as error:
+            log.info("table %s's edit through its token refused (%s)", table.id, error)
+            self.pens.forget(table.id)
+            return False
+        self.pen_edits += 1
+        return True
 
     def _retry_later(self, table: Table, error: discord.HTTPException) -> None:
         attempts = self._attempts.get(table.id, 0) + 1
@@ -362,6 +398,7 @@ class PublicMessages:
             return
         finally:
             detach(parts.view)
+        self.pens.posted_by_channel(table.id)  # no token may edit it; a click will renew it
         try:
             await self._service.set_message(table.id, message.id)
         except TableError:
@@ -375,7 +412,50 @@ class PublicMessages:
             except discord.HTTPException:
                 log.info("could not delete table %s's old message %s", table.id, retire)
 
+    # --- fresh tokens from clicks ------------------------------------------------------------
+
+    def offer(self, table: Table, token: str, acquired: float) -> None:
+        """A click at `table` was answered: if its message is old enough, post it again as the
+        click's follow-up, so a fresh token edits it for the next 14 minutes."""
+        message_id = table.message_id
+        if self._closed or table.closed or message_id is None or not self.use_tokens:
+            return
+        if not self.pens.wants_fresh(table.id, message_id):
+            return
+        task = asyncio.create_task(self._renew(table, token, acquired))
+        self._retries.add(task)
+        task.add_done_callback(self._retries.discard)
+
+    async def _renew(self, table: Table, token: str, acquired: float) -> None:
+        async with table.message_lock:
+            old = table.message_id
+            if table.closed or old is None or not self.pens.wants_fresh(table.id, old):
+                return  # another click renewed it meanwhile
+            key, parts = await self.draw(table)
+            try:
+                new_id = await rest.send_followup(self._client, token, send_kwargs(parts))
+            except discord.HTTPException as error:
+                log.info("could not post table %s again as a follow-up: %s", table.id, error)
+                return
+            finally:
+                detach(parts.view)
+            try:
+                await self._service.set_message(table.id, new_id)
+            except TableError:
+                return  # closed meanwhile
+            self.pens.remember(table.id, token, new_id, acquired)
+            self._shown[table.id] = key
+            self.renewals += 1
+            await self.budget.take(Priority.REST)
+            messages = self._client.get_partial_messageable(table.channel_id)
+            try:
+                await messages.get_partial_message(old).delete()
+            except discord.HTTPException as error:
+                log.info("could not delete table %s's old message %s: %s", table.id, old, error)
+        self.schedule(table)  # in case it changed while the new message was on its way
+
     def _forget(self, table: Table) -> None:
+        self.pens.forget(table.id)
         self.pictures.forget(table.id)
         self._shown.pop(table.id, None)
 

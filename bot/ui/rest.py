@@ -101,11 +101,20 @@ async def edit_original(interaction: discord.Interaction[Any], parts: MessagePar
 async def edit_hand(
     client: discord.Client, token: str, message_id: int | None, parts: MessageParts
 ) -> None:
-    """Edit a private message through its interaction's token (None: the original answer)."""
+    """Edit a message through its interaction's token (None: the original answer): a private
+    hand, or a table message that interaction posted (bot/ui/table_pens.py)."""
     with internals.message_params(
         previous_allowed_mentions=client.allowed_mentions, **parts.kwargs()
     ) as params:
         await internals.edit_webhook_message(client, token, message_id, params)
+
+
+async def send_followup(client: discord.Client, token: str, kwargs: dict[str, Any]) -> int:
+    """Post a public follow-up of an interaction (`kwargs` as for a new message); its id."""
+    with internals.message_params(
+        previous_allowed_mentions=client.allowed_mentions, **kwargs
+    ) as params:
+        return await internals.send_followup(client, token, params)
 
 
 async def edit_channel_message(

@@ -60,9 +60,20 @@ from bot.ui.outage import OutageLog, is_storage_outage
 from bot.ui.public import PublicMessages, send_kwargs
 from bot.ui.seat_picture import SeatPictures, Shown
 from bot.ui.stats import DYNAMIC_ITEMS as STATS_ITEMS
+from bot.ui.table_pens import TablePens
 from bot.ui.translator import command_text
 
 log = logging.getLogger(__name__)
+
+# Answers after which an interaction's first follow-up is a new message of its own (after a
+# "thinking" deferral it would replace the thinking message, private as it was).
+TOKEN_READY_ANSWERS = frozenset(
+    {
+        discord.InteractionResponseType.message_update,
+        discord.InteractionResponseType.deferred_message_update,
+        discord.InteractionResponseType.channel_message,
+    }
+)
 
 T = TypeVar("T")
 
@@ -114,7 +125,9 @@ class TableUI:
         # The token's budget for global-bound routes (bot/ui/budget.py): channel posts, edits
         # and deletes; answers to interactions are exempt and never wait on it.
         self.budget = budget if budget is not None else GlobalBudget()
-        self.public = PublicMessages(client, service, budget=self.budget, **pacing)
+        self.public = PublicMessages(
+            client, service, budget=self.budget, pens=TablePens(clock), **pacing
+        )
         self.card_emojis = CardEmojis(self.budget)
         self.seat_pictures = SeatPictures(clock)  # the table service's clock: time left
         self.live_hands = LiveHands(client, service, self.card_emojis, pictures=self.seat_pictures)
@@ -160,10 +173,13 @@ class TableUI:
         """Run `work` and answer whatever happens. `writes`: the work writes to the database
         when it succeeds, so its success ends an outage."""
         locale = locale_of(interaction)
+        received = self.public.pens.clock()
         try:
             await work(locale)
             if writes:
                 self.outage.worked()
+            if table_id is not None:
+                self._offer_token(interaction, table_id, received)
         except TableError as error:
             await say(interaction, self.error_text(error, locale))
         except Exception as error:
@@ -187,6 +203,19 @@ class TableUI:
             else:
                 log.exception("interaction %s failed at table %s", interaction.id, table_id)
             await say(interaction, t("error.unexpected", locale))
+
+    def _offer_token(
+        self, interaction: discord.Interaction[Any], table_id: int, received: float
+    ) -> None:
+        """An answered click brings a token that can post the table message again, so that
+        its edits go off the global budget (bot/ui/table_pens.py)."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        if interaction.response.type not in TOKEN_READY_ANSWERS:
+            return  # unanswered, or a "thinking" whose first follow-up would replace it
+        table = self.service.find(table_id)
+        if table is not None and table.channel_id == interaction.channel_id:
+            self.public.offer(table, interaction.token, received)
 
     async def in_time(
         self,
@@ -560,6 +589,7 @@ class TableUI:
     async def _post_table_message(
         self, interaction: discord.Interaction[Any], table: Table, locale: str, by: float
     ) -> None:
+        received = self.public.pens.clock()  # close enough: the command came just now
         """Answer the command with the public table message and remember its id. If the
         command had to be deferred (privately) - its work, or drawing the picture, took too
         long - the table is posted in the channel and the private answer says where."""
@@ -586,6 +616,10 @@ class TableUI:
         if message_id is None:
             message_id = (await interaction.original_response()).id
         await self.service.set_message(table.id, message_id)
+        if deferred:  # posted by the channel route: the next click gives it a token
+            self.public.pens.posted_by_channel(table.id)
+        else:  # the command's token edits its answer for the next 14 minutes
+            self.public.pens.remember(table.id, interaction.token, message_id, received)
         if deferred:
             await say(interaction, t("table.posted", locale, url=render.jump_url(table) or ""))
         self.public.mark_shown(table, key)

@@ -36,9 +36,18 @@ def hand_clicks(emu: Emulator, verb: str) -> int:
 
 
 def webhook_edits(emu: Emulator, token: str | None = None) -> int:
+    """Edits of hands through a token (the table message's edits through its token aside)."""
     return sum(
-        1 for r in emu.requests_to("PATCH", "/webhooks/") if token is None or f"/{token}/" in r.path
+        1
+        for r in emu.requests_to("PATCH", "/webhooks/")
+        if (token is None or f"/{token}/" in r.path) and not edits_a_public_message(emu, r.path)
     )
+
+
+def edits_a_public_message(emu: Emulator, path: str) -> bool:
+    last = path.rsplit("/", 1)[-1]
+    message = emu.messages.get(int(last)) if last.isdigit() else None
+    return message is not None and message.ephemeral_for is None
 
 
 def token_of(emu: Emulator, hand: Message) -> str:

@@ -97,6 +97,10 @@ async def test_an_edit_refused_for_its_picture_goes_again_as_text(
     emulator: Emulator, world: World, running_bot: CardTableBot
 ) -> None:
     scale_rate_limits(emulator, running_bot, per=1.0)
+    # The channel route (where Attach Files is checked); an edit through the command's token
+    # that Discord refused would come down to it too (bot/ui/public.py, _edit_with_pen).
+    assert running_bot.table_ui is not None
+    running_bot.table_ui.public.use_tokens = False
     lobby = await open_lobby(world, "euchre new")
     assert lobby.attachments
     # Taken away without the bot being told (its cache still says yes).

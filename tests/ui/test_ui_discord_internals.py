@@ -125,6 +125,8 @@ def test_routes_name_discord_paths() -> None:
         "PATCH",
         f"{base}/webhooks/22/tok/messages/@original",
     )
+    followup = internals.followup_route(22, "tok")
+    assert (followup.method, followup.url) == ("POST", f"{base}/webhooks/22/tok")
     by_id = internals.webhook_message_route(22, "tok", 33)
     assert by_id.url == f"{base}/webhooks/22/tok/messages/33"
 
@@ -144,6 +146,7 @@ class FakeDiscord:
 
     base: str = ""
     seen: list[tuple[str, str, Any]] = field(default_factory=list)
+    queries: list[dict[str, str]] = field(default_factory=list)
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
         if request.content_type == "application/json":
@@ -151,6 +154,7 @@ class FakeDiscord:
         else:
             body = request.content_type
         self.seen.append((request.method, request.path, body))
+        self.queries.append(dict(request.query))
         if request.path.endswith("/callback"):
             return web.Response(status=204)
         if request.path.endswith("/users/@me"):
@@ -252,14 +256,20 @@ async def test_webhook_and_channel_messages_are_edited_and_sent(
     with internals.message_params(content="your turn") as params:
         new_id = await internals.send_channel_message(client, 44, params)
     assert new_id == 555
+    with internals.message_params(**parts.kwargs()) as params:
+        followup_id = await internals.send_followup(client, "tok", params)
+    assert followup_id == 555
     assert [(method, path) for method, path, _ in fake_discord.seen] == [
         ("PATCH", "/api/v10/webhooks/22/tok/messages/@original"),
         ("PATCH", "/api/v10/webhooks/22/tok/messages/66"),
         ("PATCH", "/api/v10/channels/44/messages/77"),
         ("POST", "/api/v10/channels/44/messages"),
+        ("POST", "/api/v10/webhooks/22/tok"),  # a follow-up, ?wait=true: Discord sends it back
     ]
     assert fake_discord.seen[0][2]["components"] == buttons.to_components()
     assert fake_discord.seen[3][2]["content"] == "your turn"
+    assert fake_discord.seen[4][2]["components"] == buttons.to_components()
+    assert fake_discord.queries[-1] == {"wait": "true"}
 
 
 # --- views and DynamicItems --------------------------------------------------------------------
