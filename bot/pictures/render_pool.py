@@ -2,7 +2,7 @@
 
 A picture costs ~4 ms of CPU (draw ~1.5 ms, palette ~1 ms, PNG ~1.5 ms), most of it holding the
 GIL. In a thread, at 200 busy tables, that starved the event loop and the database's thread:
-acknowledgements waited seconds (scripts/bench_latency.py). One worker process draws them
+acknowledgements waited seconds (scripts/bench_latency.py). Worker processes draw them
 instead; a table whose picture is slow to come simply sends fewer, newer pictures (edits are
 coalesced). Where a process cannot be started (a daemonic parent, a sandbox), or keeps dying,
 pictures are drawn in a thread as before.
@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -27,6 +28,11 @@ log = logging.getLogger(__name__)
 
 S = TypeVar("S")
 
+# One worker per four cores, up to four: on a 16-core machine one worker was the bottleneck at
+# 500 busy tables (every answer waited for its seat picture: acknowledgements at the 2 s
+# deadline, scripts/bench_latency.py); on a small machine one worker leaves the bot its cores.
+PICTURE_WORKERS = max(1, min(4, (os.cpu_count() or 1) // 4))
+
 _pool: ProcessPoolExecutor | None = None
 _threads_only = False
 
@@ -36,7 +42,7 @@ def _worker_pool() -> ProcessPoolExecutor:
     if _pool is None:
         # Niced: when the machine is saturated, the answers to clicks come first and the
         # pictures later (and fewer).
-        _pool = worker_pool(max_workers=1, niceness=10)
+        _pool = worker_pool(max_workers=PICTURE_WORKERS, niceness=10)
     return _pool
 
 

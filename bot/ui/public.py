@@ -12,9 +12,10 @@ on the token's global budget, bot/ui/table_pens.py), else by channel message id
 minutes old posts it again as that click's follow-up, with a fresh token. A deleted table
 message is posted again.
 
-Turn pings go through the same worker and the same pacing: Discord notifies nobody for a mention
-edited into a message, so when the turn passes to a human (or half their time is gone) the
-worker deletes the table's previous ping and sends a short NEW message mentioning exactly the
+Turn pings take the same pacing, each table's in a task of its own (their requests wait on the
+global budget; the edits, through tokens, must not wait behind them). Discord notifies nobody
+for a mention edited into a message, so when the turn passes to a human (or half their time is
+gone) the bot deletes the table's previous ping and sends a short NEW message mentioning the
 players to act (`allowed_mentions` names them). The channel holds at most one ping per table;
 its id is stored, so after a restart the old ping is deleted too (and cleared before it is
 deleted, so a restart never deletes it twice).
@@ -125,6 +126,8 @@ class PublicMessages:
         self._pinged: dict[int, Any] = {}  # table id -> the ping_key its ping shows
         self._attempts: dict[int, int] = {}
         self._retries: set[asyncio.Task[None]] = set()
+        self._pinging: dict[int, asyncio.Task[None]] = {}  # table id -> its ping's sync
+        self._ping_again: set[int] = set()
         self.edits = 0  # edits sent, for tests and benchmarks
         self.pen_edits = 0  # of which through an interaction's token (off the global budget)
         self.renewals = 0  # table messages posted again as a click's follow-up
@@ -223,13 +226,40 @@ class PublicMessages:
                     # Counted from the answer: Discord's window opened when the request
                     # arrived, before this, so pacing from here never runs ahead of it.
                     channel.sent.append(self._clock())
-            try:
-                await self._sync_ping(table, channel)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("turn ping of table %s failed", table.id)
+            if table.id in self._pinging or self._pinged.get(table.id, _UNKNOWN) != (
+                render.ping_key(table)
+            ):
+                self._schedule_ping(table, channel)
         # The channel's entry stays: its recent edit times pace the next burst.
+
+    def _schedule_ping(self, table: Table, channel: _Channel) -> None:
+        """Sync the table's ping in a task of its own: a ping's requests wait on the global
+        budget (its delete at the lowest priority), and the channel's table edits, which go
+        through tokens and need none, must not wait behind them."""
+        if self._closed:
+            return
+        if table.id in self._pinging:
+            self._ping_again.add(table.id)  # the running sync looks once more when done
+            return
+        task = asyncio.create_task(self._ping_worker(table, channel), name=f"ping-{table.id}")
+        self._pinging[table.id] = task
+        self._retries.add(task)
+        task.add_done_callback(self._retries.discard)
+
+    async def _ping_worker(self, table: Table, channel: _Channel) -> None:
+        try:
+            while True:
+                self._ping_again.discard(table.id)
+                try:
+                    await self._sync_ping(table, channel)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("turn ping of table %s failed", table.id)
+                if table.id not in self._ping_again:
+                    return
+        finally:
+            self._pinging.pop(table.id, None)
 
     async def _sync_ping(self, table: Table, channel: _Channel) -> None:
         """Make the channel show the ping the table wants now: delete the previous one, then
