@@ -428,7 +428,7 @@ class PublicMessages:
             return
         finally:
             detach(parts.view)
-        self.pens.posted_by_channel(table.id)  # no token may edit it; a click will renew it
+        self.pens.forget(table.id)  # posted by the channel route: no token may edit it
         try:
             await self._service.set_message(table.id, message.id)
         except TableError:

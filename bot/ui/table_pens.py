@@ -17,11 +17,11 @@ follow-ups - for 15 minutes (https://discord.com/developers/docs/interactions/re
   table is posted again as that click's public follow-up (at the bottom of the channel, where
   people look) and the old message is deleted - one request on the budget every 12 minutes
   instead of one per change;
-- a message this process posted by the channel route (a `/euchre new` that had to be deferred,
-  a repost of a deleted or worn-out message) is renewed by the next click, whatever its age;
-- a table with no live pen otherwise (after a restart, a table nobody clicked for 14 minutes)
-  is edited through the channel route, on the budget, as before, until its message is old
-  enough for a click to renew it (a restored table keeps its message where it is).
+- a table with no live pen (after a restart, a table nobody clicked for 14 minutes, a message
+  posted by the channel route: a `/euchre new` that had to be deferred, a repost) is edited
+  through the channel route, on the budget, as before, until its message is old enough for a
+  click to renew it. A young message keeps its place: people (and their clients) hold on to
+  the lobby they just saw, and a restored table's message stays where it is.
 
 Nothing here is stored: a restart loses the pens and the tables fall back to the channel route
 until their next click.
@@ -56,21 +56,12 @@ class TablePens:
         # with its jumps), comparable with a message's snowflake time.
         self.clock = clock
         self._pens: dict[int, Pen] = {}
-        self._by_channel: set[int] = set()  # tables whose message the channel route posted
 
     def remember(self, table_id: int, token: str, message_id: int, acquired: float) -> None:
         self._pens[table_id] = Pen(token, message_id, acquired)
-        self._by_channel.discard(table_id)
-
-    def posted_by_channel(self, table_id: int) -> None:
-        """The table's message was just posted through the channel route: no token may edit
-        it, and the next click should give it one."""
-        self._pens.pop(table_id, None)
-        self._by_channel.add(table_id)
 
     def forget(self, table_id: int) -> None:
         self._pens.pop(table_id, None)
-        self._by_channel.discard(table_id)
 
     def usable(self, table_id: int, message_id: int) -> str | None:
         """The token that may edit `message_id` now, if there is one."""
@@ -83,11 +74,8 @@ class TablePens:
         return pen.token
 
     def wants_fresh(self, table_id: int, message_id: int) -> bool:
-        """Whether a click's token should post the table again: the channel route posted its
-        message, or its pen is old, or it has none and its message is old (a young restored
-        message keeps its place: the channel route edits it)."""
-        if table_id in self._by_channel:
-            return True
+        """Whether a click's token should post the table again: its pen is old, or it has none
+        and its message is old (a young message keeps its place: the channel route edits it)."""
         pen = self._pens.get(table_id)
         if pen is not None and pen.message_id == message_id:
             since = pen.acquired

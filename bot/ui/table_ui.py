@@ -616,8 +616,8 @@ class TableUI:
         if message_id is None:
             message_id = (await interaction.original_response()).id
         await self.service.set_message(table.id, message_id)
-        if deferred:  # posted by the channel route: the next click gives it a token
-            self.public.pens.posted_by_channel(table.id)
+        if deferred:  # posted by the channel route: no token may edit it
+            self.public.pens.forget(table.id)
         else:  # the command's token edits its answer for the next 14 minutes
             self.public.pens.remember(table.id, interaction.token, message_id, received)
         if deferred:

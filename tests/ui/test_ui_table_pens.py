@@ -48,14 +48,3 @@ def test_a_click_renews_an_old_pen_or_an_old_message_without_one() -> None:
     pens.forget(7)
     assert pens.wants_fresh(7, message)  # no pen, and the message is 12 minutes old
     assert not pens.wants_fresh(7, snowflake_at(clock.now - 60))
-
-
-def test_a_message_posted_by_the_channel_route_is_renewed_by_the_next_click() -> None:
-    clock = Clock(1_800_000_000.0)
-    pens = TablePens(clock)
-    message = snowflake_at(clock.now)
-    pens.posted_by_channel(7)  # a deferred `/euchre new`: the table was posted by the channel
-    assert pens.usable(7, message) is None
-    assert pens.wants_fresh(7, message)  # young as it is
-    pens.remember(7, "tok", message + 1, clock.now)
-    assert not pens.wants_fresh(7, message + 1)
