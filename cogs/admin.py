@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import CardTableBot
-from bot.texts import t
+from bot.texts import n, t
 from bot.ui.translator import command_text
 
 
@@ -36,8 +36,9 @@ class Admin(commands.Cog):
                 return
             self.bot.tree.copy_global_to(guild=interaction.guild)
             synced = await self.bot.tree.sync(guild=interaction.guild)
+        count = n("plural.commands", locale, len(synced))
         await interaction.followup.send(
-            t("sync.done", locale, count=len(synced), scope=scope), ephemeral=True
+            t("sync.done", locale, count=count, scope=scope), ephemeral=True
         )
 
 

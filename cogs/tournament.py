@@ -12,15 +12,18 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import CardTableBot
-from bot.tables.tournament import FORMAT_PROGRESSIVE, TIE_BREAK, Tournament, TournamentError
+from bot.tables.tournament import FORMAT_PROGRESSIVE, TIE_BREAK, TournamentError
 from bot.texts import t
 from bot.ui.answer import say
-from bot.ui.tournament_text import standings_picture, standings_text
+from bot.ui.tournament_text import (
+    created_text,
+    joined_text,
+    lobby_text,
+    standings_picture,
+    standings_text,
+    started_text,
+)
 from bot.ui.translator import command_text
-
-
-def _names(state: Tournament) -> str:
-    return ", ".join(p.name for p in state.places) or "—"
 
 
 @app_commands.guild_only()
@@ -90,13 +93,7 @@ class TournamentCog(
             )
             tie_break = t(f"tournament.tie_break.{format}", locale)
         else:
-            created = t(
-                "tournament.created",
-                locale,
-                host=f"<@{interaction.user.id}>",
-                rounds=rounds,
-                hands=hands,
-            )
+            created = created_text(f"<@{interaction.user.id}>", rounds, hands, locale)
             tie_break = t("tournament.tie_break", locale)
         await interaction.response.send_message(
             created + "\n" + tie_break,
@@ -112,9 +109,7 @@ class TournamentCog(
         except TournamentError as error:
             await self._refused(interaction, error)
             return
-        await say(
-            interaction, t("tournament.joined", str(interaction.locale), count=len(state.places))
-        )
+        await say(interaction, joined_text(state, str(interaction.locale)))
 
     @app_commands.command(name="leave", description=command_text("tournament.cmd.leave"))
     async def leave(self, interaction: discord.Interaction) -> None:
@@ -147,24 +142,7 @@ class TournamentCog(
                 await self._refused(interaction, error)
             return
         threads = " ".join(f"<#{c}>" for _, c in sorted(state.threads.items()) if _[0] == 0)
-        bots = sum(1 for p in state.places if p.user_id is None)
-        if state.config.pairs:
-            started = t(
-                "tournament.started.pairs",
-                locale,
-                pairs=state.team_count,
-                bots=bots,
-                rounds=state.total_rounds,
-            )
-        else:
-            started = t(
-                "tournament.started",
-                locale,
-                players=len(state.places),
-                bots=bots,
-                tables=state.table_count,
-                rounds=state.config.rounds,
-            )
+        started = started_text(state, locale)
         await interaction.followup.send(started + (("\n" + threads) if threads else ""))
 
     @app_commands.command(name="status", description=command_text("tournament.cmd.status"))
@@ -176,10 +154,7 @@ class TournamentCog(
             await self._refused(interaction, error)
             return
         if state.status == "lobby":
-            await say(
-                interaction,
-                t("tournament.lobby", locale, count=len(state.places), players=_names(state)),
-            )
+            await say(interaction, lobby_text(state, locale))
             return
         picture = standings_picture(state, locale)
         await interaction.response.send_message(

@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot.engine.common import Rng
@@ -47,6 +47,8 @@ _REVIEW_PURPOSE = 0x5245  # "RE": review seeds never coincide with a bot seat's
 # never more urgent than a move at a table).
 REVIEW_WORKERS = 2
 REVIEW_NICENESS = 10
+
+MOMENT_KEYS = ("phase", "seat", "dealer", "raise_name")
 
 Progress = Callable[[int, int], Any]  # (decisions done, decisions in all)
 
@@ -82,6 +84,10 @@ class Decision:
     options: list[OptionValue]  # best first
     loss: float  # the best option's value minus the chosen one's (0 when the choice was best)
     verdict: str | None  # None, or one of VERDICTS
+    # The seat's view at that moment, as far as naming a move needs it (MOMENT_KEYS): an
+    # euchre "order" is an order up, an assist or a pick-up by where the dealer sits; a truco
+    # "raise" asks truco, seis, dez or doze; an "accept" in a mão de dez plays it.
+    moment: dict[str, Any] = field(default_factory=dict)
 
     @property
     def best(self) -> str:
@@ -180,6 +186,7 @@ def judge(task: DecisionTask) -> Decision:
         options=options,
         loss=loss,
         verdict=verdict_of(task.game, loss),
+        moment={key: task.view.get(key) for key in MOMENT_KEYS},
     )
 
 

@@ -90,7 +90,7 @@ STRINGS: dict[str, str] = {
     # /sync
     "cmd.sync": "Owner only: publish the slash commands.",
     "cmd.sync.scope": "Everywhere (global) or only this server",
-    "sync.done": "Synced {count} commands ({scope}).",
+    "sync.done": "Synced {count} ({scope}).",
     # --- tables: commands (issue 5) ---
     "cmd.euchre": "Euchre tables",
     "cmd.euchre.new": "Open a Euchre table in this channel.",
@@ -258,7 +258,7 @@ STRINGS: dict[str, str] = {
     "options.match.game": "one game",
     "options.match.rubber": "a rubber",
     "options.best_of": "best of {games} games",
-    "options.hands": "{hands} hands only",
+    "options.hands": "{hands} only",
     # --- tables: the end ---
     "result.title": "{game} — game over",
     "result.description": "**{team}** ({players}) wins {winner_score}–{loser_score} "
@@ -416,8 +416,7 @@ STRINGS: dict[str, str] = {
     "season.stats.champion": "{season}: 🏆 **champion** · {rating} · {games}",
     "season.stats.unranked": "{season}: unranked · {rating} · {games}",
     "tournament.title": "Progressive euchre",
-    "tournament.subtitle": "{players} players · {rounds} rounds of {hands} hands · "
-    "new partners each round",
+    "tournament.subtitle": "{players} · {rounds} of {hands} · new partners each round",
     "tournament.standings.after": "Standings after round {round} of {rounds}",
     "tournament.standings.final": "Final standings",
     "tournament.standings.row": "`{rank}.` **{name}** — points: {points} · rounds won: {won}",
@@ -437,22 +436,22 @@ STRINGS: dict[str, str] = {
     "tournament.cmd.start": "Start the night: bots fill the last table (the host).",
     "tournament.cmd.status": "The standings of the night in this channel.",
     "tournament.cmd.end": "End the night now (the host).",
-    "tournament.created": "🃏 {host} opens a progressive euchre night: {rounds} rounds of "
-    "{hands} hands, new partners each round, points count for each player. "
+    "tournament.created": "🃏 {host} opens a progressive euchre night: {rounds} of {hands}, "
+    "new partners each round, points count for each player. "
     "Join with /tournament join!",
-    "tournament.joined": "You're in! {count} players so far.",
+    "tournament.joined": "You're in! {count} so far.",
     "tournament.left.lobby": "You left the night.",
     "tournament.left.playing": "You left the night: a bot plays your place from now on.",
-    "tournament.lobby": "{count} players so far: {players}.",
-    "tournament.started": "The night begins! {players} places ({bots} bots), {tables} tables, "
-    "{rounds} rounds. Each table plays in its own thread:",
+    "tournament.lobby": "{count} so far: {players}.",
+    "tournament.started": "The night begins! {places} ({bots}), {tables}, {rounds}. "
+    "Each table plays in its own thread:",
     "tournament.ended": "The host ended the night.",
     "tournament.thread": "Round {round} · Table {table}",
     "tournament.error.format": "Progressive nights are euchre; pairs play euchre or truco.",
     "tournament.error.best_of": "Matches are best of 1 or 3.",
     "tournament.title.knockout": "Pairs knockout",
     "tournament.title.round_robin": "Pairs round robin",
-    "tournament.subtitle.pairs": "{pairs} pairs · {game} · best of {best_of}",
+    "tournament.subtitle.pairs": "{pairs} · {game} · best of {best_of}",
     "tournament.pair.row": "`{rank}.` **{names}** — matches won: {won} of {played}",
     "tournament.pair.champion": "`{rank}.` **{names}** — 🏆 champions",
     "tournament.pair.in": "`{rank}.` **{names}** — still in",
@@ -471,7 +470,7 @@ STRINGS: dict[str, str] = {
     "tournament.created.pairs": "🃏 {host} opens a {title} of {game}, matches of best of "
     "{best_of}. Pairs form in join order (the first pair is the top seed). "
     "Join with /tournament join!",
-    "tournament.started.pairs": "It begins! {pairs} pairs ({bots} bots), {rounds} rounds. "
+    "tournament.started.pairs": "It begins! {pairs} ({bots}), {rounds}. "
     "Each match plays in its own thread:",
     "tournament.error.size": "Rounds and hands go from 1 to 12.",
     "tournament.error.started": "The night has already started.",
@@ -690,7 +689,7 @@ STRINGS: dict[str, str] = {
     "replay.record.too_big": "That file is too big to be a hand record.",
     "replay.record.bad": "That file doesn't replay: {error}",
     "replay.record.title": "{game} — from a hand record",
-    "replay.record.result": "Final score {score0}–{score1} · {hands} hands · {actions} moves",
+    "replay.record.result": "Final score {score0}–{score1} · {hands} · {moves}",
     "result.story": "The story",
     "cmd.settings": "House rules: the options new tables of a game start with here",
     "cmd.settings.game": "The game (leave empty to see the house rules)",
@@ -719,8 +718,7 @@ STRINGS: dict[str, str] = {
     "review.title": "Review of your play — {game}, game {id}",
     "review.progress": "Reviewing… {done}/{total}",
     "review.not_a_player": "Only the people who played this game can review their play.",
-    "review.counts": "{decisions} decisions reviewed: {inaccuracies} inaccuracies,"
-    " {mistakes} mistakes, {blunders} blunders.",
+    "review.counts": "{decisions} reviewed: {inaccuracies}, {mistakes}, {blunders}.",
     "review.clean": "Nothing to mark: well played!",
     "review.verdict.inaccuracy": "inaccuracy",
     "review.verdict.mistake": "mistake",
@@ -769,6 +767,27 @@ STRINGS: dict[str, str] = {
     "fair.verify.command": "Check it yourself:\n{command}",
     "cmd.name.verify": "verify",
     "cmd.name.hand": "hand",
+    # --- a move named in a sentence ("you chose call clubs"), as players say it ---
+    "suit.C": "clubs",
+    "suit.D": "diamonds",
+    "suit.H": "hearts",
+    "suit.S": "spades",
+    "move.euchre.pass": "pass",
+    "move.euchre.order.opponent": "order up",
+    "move.euchre.order.partner": "assist",
+    "move.euchre.order.dealer": "pick it up",
+    "move.euchre.call": "call {suit}",
+    "move.euchre.name": "name {suit}",
+    "move.euchre.solo": "{move} alone",
+    "move.euchre.alone": "go alone",
+    "move.euchre.stay": "stay",
+    "move.euchre.discard": "discard {card}",
+    "move.truco.cover": "{card} face down",
+    "move.truco.raise": "ask {ask}",
+    "move.truco.accept": "accept",
+    "move.truco.run": "run",
+    "move.truco.hand_of_ten.accept": "play the mão de dez",
+    "move.truco.hand_of_ten.run": "refuse the mão de dez",
 }
 
 # Counted words: (singular, plural) English forms; each catalog has its language's plural forms.
@@ -779,4 +798,16 @@ PLURALS: dict[str, tuple[str, str]] = {
     "plural.hands": ("{count} hand", "{count} hands"),
     "plural.games_bold": ("**{count}** game", "**{count}** games"),
     "plural.wins_bold": ("**{count}** win", "**{count}** wins"),
+    "plural.players": ("{count} player", "{count} players"),
+    "plural.places": ("{count} place", "{count} places"),
+    "plural.bots": ("{count} bot", "{count} bots"),
+    "plural.tables": ("{count} table", "{count} tables"),
+    "plural.pairs": ("{count} pair", "{count} pairs"),
+    "plural.rounds": ("{count} round", "{count} rounds"),
+    "plural.moves": ("{count} move", "{count} moves"),
+    "plural.decisions": ("{count} decision", "{count} decisions"),
+    "plural.inaccuracies": ("{count} inaccuracy", "{count} inaccuracies"),
+    "plural.mistakes": ("{count} mistake", "{count} mistakes"),
+    "plural.blunders": ("{count} blunder", "{count} blunders"),
+    "plural.commands": ("{count} command", "{count} commands"),
 }

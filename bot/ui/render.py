@@ -155,7 +155,8 @@ def rules_summary(game: str, options: Mapping[str, Any], locale: str | None) -> 
             t(f"options.match.{options['match']}", locale),
         ]
         if options.get("hands"):  # a progressive euchre round: a fixed number of hands
-            parts.append(t("options.hands", locale, hands=options["hands"]))
+            hands = n("plural.hands", locale, options["hands"])
+            parts.append(t("options.hands", locale, hands=hands))
     else:
         parts = [t("options.target", locale, target=options["target"])]
         if options.get("coberta"):

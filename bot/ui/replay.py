@@ -24,7 +24,7 @@ from bot.storage import FinishedGame
 from bot.tables.hand_record import HandRecordError, export_text, import_text
 from bot.tables.replay import Replay, ReplayStep, replay_steps
 from bot.tables.story import game_story, story_lines
-from bot.texts import t
+from bot.texts import n, t
 from bot.ui.answer import locale_of, say
 from bot.ui.bot_of import bot_of
 from bot.ui.components import Buttons
@@ -288,6 +288,18 @@ async def post_summary(interaction: discord.Interaction[Any], game_id: int) -> N
     )
 
 
+def record_result(scores: tuple[int, ...], hands: int, moves: int, locale: str | None) -> str:
+    """A hand record's summary line: "Final score 5–3 · 1 hand · 21 moves"."""
+    return t(
+        "replay.record.result",
+        locale,
+        score0=scores[0],
+        score1=scores[1],
+        hands=n("plural.hands", locale, hands),
+        moves=n("plural.moves", locale, moves),
+    )
+
+
 async def replay_record(interaction: discord.Interaction[Any], record: discord.Attachment) -> None:
     """/replay with a hand record file: the game it describes, replayed to its end (a file has
     no id for the step buttons to carry, so it shows its summary and final table)."""
@@ -312,14 +324,7 @@ async def replay_record(interaction: discord.Interaction[Any], record: discord.A
         scores = tuple(played.scores)
         embed = discord.Embed(
             title=t("replay.record.title", locale, game=game_title(played.GAME_NAME, locale)),
-            description=t(
-                "replay.record.result",
-                locale,
-                score0=scores[0],
-                score1=scores[1],
-                hands=len(steps.hand_starts),
-                actions=len(actions),
-            ),
+            description=record_result(scores, len(steps.hand_starts), len(actions), locale),
             colour=COLOURS.get(played.GAME_NAME),
         )
         embed.set_image(url=f"attachment://{PICTURE}")

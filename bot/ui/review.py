@@ -19,11 +19,12 @@ import discord
 from bot.storage import FinishedGame
 from bot.tables.replay import Replay
 from bot.tables.review import Decision, Review, review_game
-from bot.texts import t
+from bot.texts import n, t
 from bot.ui.answer import locale_of, say
 from bot.ui.bot_of import bot_of
 from bot.ui.custom_ids import after_game_id
 from bot.ui.leaderboard import game_title
+from bot.ui.moves import move_text
 from bot.ui.render import COLOURS
 from bot.ui.replay import Rows, replay_of
 
@@ -41,16 +42,6 @@ def step_of(steps: Replay, action_index: int) -> int:
     return len(steps.steps) - 1
 
 
-def action_text(action: str, locale: str | None) -> str:
-    """An engine action as the hand message's buttons name it, e.g. "play:JH" -> "J♥"."""
-    from bot.ui.cards import card_text
-
-    verb, _, rest = action.partition(":")
-    if verb in ("play", "discard", "cover") and rest:
-        return card_text(rest.split(":")[0])
-    return action.replace(":", " ")
-
-
 def decision_line(number: int, decision: Decision, game: str, locale: str | None) -> str:
     unit = "points" if game == "euchre" else "percent"
     loss = f"{decision.loss:.2f}" if game == "euchre" else str(round(100 * decision.loss))
@@ -59,10 +50,22 @@ def decision_line(number: int, decision: Decision, game: str, locale: str | None
         locale,
         number=number,
         hand=decision.hand + 1,
-        chosen=action_text(decision.chosen, locale),
+        chosen=move_text(game, decision.chosen, locale, decision.moment),
         verdict=t(f"review.verdict.{decision.verdict}", locale),
         loss=loss,
-        best=action_text(decision.best, locale),
+        best=move_text(game, decision.best, locale, decision.moment),
+    )
+
+
+def counts_text(review: Review, locale: str | None) -> str:
+    """ "12 decisions reviewed: 1 inaccuracy, 0 mistakes, 1 blunder." """
+    return t(
+        "review.counts",
+        locale,
+        decisions=n("plural.decisions", locale, len(review.decisions)),
+        inaccuracies=n("plural.inaccuracies", locale, review.count("inaccuracy")),
+        mistakes=n("plural.mistakes", locale, review.count("mistake")),
+        blunders=n("plural.blunders", locale, review.count("blunder")),
     )
 
 
@@ -70,14 +73,7 @@ def review_answer(
     game: FinishedGame, review: Review, locale: str | None
 ) -> tuple[discord.Embed, Rows | None]:
     marked = review.marked
-    counts = t(
-        "review.counts",
-        locale,
-        decisions=len(review.decisions),
-        inaccuracies=review.count("inaccuracy"),
-        mistakes=review.count("mistake"),
-        blunders=review.count("blunder"),
-    )
+    counts = counts_text(review, locale)
     lines = [decision_line(i, d, game.game, locale) for i, d in enumerate(marked[:SHOWN], 1)]
     embed = discord.Embed(
         title=t("review.title", locale, game=game_title(game.game, locale), id=game.id),

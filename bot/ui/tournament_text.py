@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.pictures.standings import StandingRow, standings_png
 from bot.tables.tournament import Tournament
 from bot.tables.tournament_pairs import FORMAT_KNOCKOUT, team_of_place, team_places
-from bot.texts import t
+from bot.texts import n, t
 from bot.ui.names import shown_name
 
 
@@ -65,18 +65,76 @@ def standings_picture(tournament: Tournament, locale: str | None = None) -> byte
         t("tournament.column.points", locale),
         t("tournament.column.won", locale),
     ]
-    subtitle = t(
-        "tournament.subtitle",
-        locale,
-        players=len(tournament.places),
-        rounds=tournament.total_rounds,
-        hands=tournament.config.hands,
-    )
     return standings_png(
         t("tournament.title", locale) + " — " + _heading(tournament, locale),
-        subtitle,
+        subtitle_text(tournament, locale),
         headers,
         standing_rows(tournament),
+    )
+
+
+# --- the night's sentences: every count goes through its plural ("1 round of 1 hand") -------
+
+
+def subtitle_text(tournament: Tournament, locale: str | None = None) -> str:
+    """The standings picture's subtitle: who plays, how many rounds of how many hands."""
+    if tournament.config.pairs:
+        return t(
+            "tournament.subtitle.pairs",
+            locale,
+            pairs=n("plural.pairs", locale, tournament.team_count),
+            game=t(f"game.{tournament.config.game}", locale),
+            best_of=tournament.config.best_of,
+        )
+    return t(
+        "tournament.subtitle",
+        locale,
+        players=n("plural.players", locale, len(tournament.places)),
+        rounds=n("plural.rounds", locale, tournament.total_rounds),
+        hands=n("plural.hands", locale, tournament.config.hands),
+    )
+
+
+def created_text(host: str, rounds: int, hands: int, locale: str | None = None) -> str:
+    """The announcement of a progressive night (`host` a mention)."""
+    return t(
+        "tournament.created",
+        locale,
+        host=host,
+        rounds=n("plural.rounds", locale, rounds),
+        hands=n("plural.hands", locale, hands),
+    )
+
+
+def joined_text(tournament: Tournament, locale: str | None = None) -> str:
+    return t("tournament.joined", locale, count=n("plural.players", locale, len(tournament.places)))
+
+
+def lobby_text(tournament: Tournament, locale: str | None = None) -> str:
+    """Who has joined a night that has not started."""
+    names = ", ".join(p.name for p in tournament.places) or "—"
+    count = n("plural.players", locale, len(tournament.places))
+    return t("tournament.lobby", locale, count=count, players=names)
+
+
+def started_text(tournament: Tournament, locale: str | None = None) -> str:
+    """The start of the night: its size, bots included (the threads follow it)."""
+    bots = n("plural.bots", locale, sum(1 for p in tournament.places if p.user_id is None))
+    if tournament.config.pairs:
+        return t(
+            "tournament.started.pairs",
+            locale,
+            pairs=n("plural.pairs", locale, tournament.team_count),
+            bots=bots,
+            rounds=n("plural.rounds", locale, tournament.total_rounds),
+        )
+    return t(
+        "tournament.started",
+        locale,
+        places=n("plural.places", locale, len(tournament.places)),
+        bots=bots,
+        tables=n("plural.tables", locale, tournament.table_count),
+        rounds=n("plural.rounds", locale, tournament.config.rounds),
     )
 
 
@@ -158,12 +216,5 @@ def pairs_picture(tournament: Tournament, locale: str | None = None) -> bytes:
         )
         for s in standings
     ]
-    subtitle = t(
-        "tournament.subtitle.pairs",
-        locale,
-        pairs=tournament.team_count,
-        game=t(f"game.{tournament.config.game}", locale),
-        best_of=tournament.config.best_of,
-    )
     title = pairs_title(tournament, locale) + " — " + _heading(tournament, locale)
-    return standings_png(title, subtitle, headers, rows)
+    return standings_png(title, subtitle_text(tournament, locale), headers, rows)

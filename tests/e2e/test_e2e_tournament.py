@@ -27,8 +27,8 @@ async def test_a_twelve_place_progressive_night_in_threads(
     late = await world.bob.slash(world.table, "tournament start")
     assert late.ephemeral and late.content == t("tournament.error.not_host", world.bob.locale)
     started = await world.alice.slash(world.table, "tournament start", timeout=20)
-    assert t("tournament.started", None, players=12, bots=1, tables=3, rounds=3)[:40] in (
-        started.content
+    assert started.content.startswith(
+        "The night begins! 12 places (1 bot), 3 tables, 3 rounds. Each table plays in its own"
     )
     state = night_of(running_bot, world.table)
     assert state.schedule == progressive_schedule(12, 3)

@@ -14,6 +14,7 @@ from bot.engine.euchre.cards import CARD_OF_CODE, EFFECTIVE_SUIT, SUIT_OF_CODE
 from bot.engine.truco import Options as TrucoOptions
 from bot.engine.truco import bot_player as truco_bot
 from bot.engine.truco import new_game as new_truco
+from bot.tables.review import DecisionTask, decision_tasks
 
 Choice = Callable[[Any, int], str | None]  # a deliberate move at some position, else None
 
@@ -115,3 +116,17 @@ def euchre_trumping_the_partner() -> tuple[Any, int]:
         once(lambda found: found[0], trump_or_throw_off),
     )
     return game, index
+
+
+def euchre_decision_in(phase: str, seat: int = 0) -> DecisionTask:
+    """The first decision `seat` takes with a real choice in `phase` ("bidding1", "bidding2"...)
+    of the rule players' euchre games, seeds 1.. (a review's DecisionTask)."""
+    for seed in range(1, 200):
+        game, _ = played(new_euchre(EuchreOptions(), seed), euchre_bot)
+        actions = [tuple(a) for a in game.actions]
+        options = EuchreOptions().to_dict()
+        tasks = decision_tasks("euchre", options, seed, game.first_dealer, actions, seat)
+        found = next((task for task in tasks if task.view["phase"] == phase), None)
+        if found is not None:
+            return found
+    raise AssertionError(f"no seed gives seat {seat} a choice in {phase}")
