@@ -476,13 +476,15 @@ class PublicMessages:
             self.pens.remember(table.id, token, new_id, acquired)
             self._shown[table.id] = key
             self.renewals += 1
-            await self.budget.take(Priority.REST)
-            messages = self._client.get_partial_messageable(table.channel_id)
-            try:
-                await messages.get_partial_message(old).delete()
-            except discord.HTTPException as error:
-                log.info("could not delete table %s's old message %s: %s", table.id, old, error)
         self.schedule(table)  # in case it changed while the new message was on its way
+        # The old message goes once the new one is up, on the budget (outside the lock: the
+        # table's edits, through the new token, need not wait for it).
+        await self.budget.take(Priority.REST)
+        messages = self._client.get_partial_messageable(table.channel_id)
+        try:
+            await messages.get_partial_message(old).delete()
+        except discord.HTTPException as error:
+            log.info("could not delete table %s's old message %s: %s", table.id, old, error)
 
     def _forget(self, table: Table) -> None:
         self.pens.forget(table.id)

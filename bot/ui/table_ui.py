@@ -589,10 +589,10 @@ class TableUI:
     async def _post_table_message(
         self, interaction: discord.Interaction[Any], table: Table, locale: str, by: float
     ) -> None:
-        received = self.public.pens.clock()  # close enough: the command came just now
         """Answer the command with the public table message and remember its id. If the
         command had to be deferred (privately) - its work, or drawing the picture, took too
         long - the table is posted in the channel and the private answer says where."""
+        received = self.public.pens.clock()  # near enough: the command came just now
         drawing = self.public.draw(table)
         key, parts = await self.in_time(interaction, drawing, ephemeral_thinking=True, by=by)
         deferred = interaction.response.is_done()
