@@ -23,10 +23,13 @@ from tests.support.world import World
 PLACEHOLDER = re.compile(r"\{[^}]*\}")
 WORD = re.compile(r"[^\W\d_]{3,}")  # words of three letters or more, any script
 URL = re.compile(r"https?://\S+")  # a link's path ("/channels/...") is not a word anyone reads
+# A fair deal's commitment, seed or cut in hex ("3f9ace07…") is not a word either: its letters
+# between digits would read as "ace", "add", "face" now and then (the deals are random).
+HEX = re.compile(r"(?<![0-9A-Za-z])[0-9a-f]*[0-9][0-9a-f]*(?![0-9A-Za-z])")
 
 
 def words(texts: Iterable[str]) -> set[str]:
-    return {w.lower() for text in texts for w in WORD.findall(URL.sub(" ", text))}
+    return {w.lower() for text in texts for w in WORD.findall(HEX.sub(" ", URL.sub(" ", text)))}
 
 
 def english_only_words() -> set[str]:
