@@ -15,7 +15,6 @@ import asyncio
 import dataclasses
 from typing import Any
 
-from bot.engine.common import EngineError
 from bot.tables import bot_moves
 from bot.tables.errors import (
     AlreadyReady,
@@ -36,10 +35,9 @@ from bot.tables.errors import (
     TableFull,
     UnknownBotLevel,
 )
-from bot.tables.games import rules_for
-from bot.tables.lobby_writes import save_lobby, save_seats, start_game
-from bot.tables.records import ChannelTaken, SeatRecord, TableRecord
-from bot.tables.settings import BY_NAME, normalise_settings, setting_of
+from bot.tables.lobby_writes import new_record, save_lobby, save_seats, start_game
+from bot.tables.records import ChannelTaken, SeatRecord
+from bot.tables.settings import BY_NAME, setting_of
 from bot.tables.table import (
     CHANGE_CLOSED,
     CHANGE_LOBBY,
@@ -87,15 +85,17 @@ class Lobby:
         """A new table in its lobby, the host seated at position 0. One active table per channel:
         a finished one is closed to make room, any other refuses with ChannelBusy. `settings`
         are not game rules (e.g. "pictures": False for a table shown as text only)."""
-        try:
-            rules = rules_for(game)
-            normalised = rules.normalise_options(options)
-        except (EngineError, TypeError) as error:
-            raise BadOptions(reason=str(error)) from None
-        try:
-            table_settings = normalise_settings(settings)
-        except ValueError as error:
-            raise BadOptions(reason=str(error)) from None
+        # Checked before the channel is looked at: bad options are refused as such, busy or not.
+        record, rules = new_record(
+            self._host,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_id=host_id,
+            game=game,
+            seats=[SeatRecord(host_id, host_name), None, None, None],
+            options=options,
+            settings=settings,
+        )
         replaced = None
         async with self._create_lock:
             current = self._host.in_channel(channel_id)
@@ -105,21 +105,8 @@ class Lobby:
                         raise ChannelBusy(current)
                     await self._host.close_table(current)
                 replaced = current
-            record = TableRecord(
-                id=0,
-                guild_id=guild_id,
-                channel_id=channel_id,
-                host_id=host_id,
-                game=game,
-                options=normalised,
-                status="lobby",
-                version=1,
-                seats=[SeatRecord(host_id, host_name), None, None, None],
-                created_at=self._host.now(),
-                settings=table_settings,
-                # Drawn now so that the lobby shows hand 1's commitment before Start (fair deals).
-                seed=self._host.new_seed() if self._host.fair_deals else None,
-            )
+            # Drawn now so that the lobby shows hand 1's commitment before Start (fair deals).
+            record.seed = self._host.new_seed() if self._host.fair_deals else None
             try:
                 record.id = await self._host.store.create_table(record)
             except ChannelTaken:

@@ -8,11 +8,53 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 from collections.abc import Iterator
+from typing import Any
 
-from bot.tables.errors import ChannelBusy
+from bot.engine.common import EngineError
+from bot.tables.errors import BadOptions, ChannelBusy
 from bot.tables.fair import fair_options
-from bot.tables.records import ChannelTaken, SeatRecord
+from bot.tables.games import GameRules, rules_for
+from bot.tables.records import ChannelTaken, SeatRecord, TableRecord
+from bot.tables.settings import normalise_settings
 from bot.tables.table import Table, TableHost
+
+
+def new_record(
+    host: TableHost,
+    *,
+    guild_id: int,
+    channel_id: int,
+    host_id: int,
+    game: str,
+    seats: list[SeatRecord | None],
+    options: dict[str, Any] | None,
+    settings: dict[str, Any] | None,
+) -> tuple[TableRecord, GameRules]:
+    """A new table's record, in its lobby, not stored yet: its options and settings checked
+    (BadOptions when they do not hold) and normalised."""
+    try:
+        rules = rules_for(game)
+        normalised = rules.normalise_options(options)
+    except (EngineError, TypeError) as error:
+        raise BadOptions(reason=str(error)) from None
+    try:
+        table_settings = normalise_settings(settings)
+    except ValueError as error:
+        raise BadOptions(reason=str(error)) from None
+    record = TableRecord(
+        id=0,
+        guild_id=guild_id,
+        channel_id=channel_id,
+        host_id=host_id,
+        game=game,
+        options=normalised,
+        status="lobby",
+        version=1,
+        seats=seats,
+        created_at=host.now(),
+        settings=table_settings,
+    )
+    return record, rules
 
 
 async def save_lobby(host: TableHost, table: Table, seats: list[SeatRecord | None]) -> None:

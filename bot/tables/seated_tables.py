@@ -7,12 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.engine.common import EngineError
 from bot.tables.errors import BadOptions
-from bot.tables.games import rules_for
-from bot.tables.lobby_writes import save_seats, start_game
-from bot.tables.records import SeatRecord, TableRecord
-from bot.tables.settings import normalise_settings
+from bot.tables.lobby_writes import new_record, save_seats, start_game
+from bot.tables.records import SeatRecord
 from bot.tables.table import CHANGE_SEATS, CHANGE_STARTED, Table, TableHost
 
 
@@ -30,24 +27,15 @@ async def open_seated_table(
     """The started table of a channel that has none (a new thread), seated as `seats` says."""
     if len(seats) != 4:
         raise BadOptions(reason="a table seats four")
-    try:
-        rules = rules_for(game)
-        normalised = rules.normalise_options(options)
-        table_settings = normalise_settings(settings)
-    except (EngineError, TypeError, ValueError) as error:
-        raise BadOptions(reason=str(error)) from None
-    record = TableRecord(
-        id=0,
+    record, rules = new_record(
+        host,
         guild_id=guild_id,
         channel_id=channel_id,
         host_id=host_id,
         game=game,
-        options=normalised,
-        status="lobby",
-        version=1,
         seats=list(seats),
-        created_at=host.now(),
-        settings=table_settings,
+        options=options,
+        settings=settings,
     )
     record.id = await host.store.create_table(record)
     table = Table(record=record, rules=rules)

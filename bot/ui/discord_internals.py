@@ -111,40 +111,46 @@ def mark_answered(
     response._response_type = kind
 
 
-async def edit_webhook_message(
-    client: discord.Client, token: str, message_id: int | None, params: MultipartParameters
-) -> None:
-    """Edit a message of an interaction's webhook by its token (None: the original answer)."""
+def application_id_of(client: discord.Client) -> int:
     application_id = client.application_id
-    assert application_id is not None
+    assert application_id is not None  # set by the gateway's READY, before any interaction
+    return application_id
+
+
+async def webhook_request(
+    client: discord.Client,
+    route: Route,
+    params: MultipartParameters,
+    query: dict[str, str] | None = None,
+) -> Any:
+    """A request on an interaction's webhook (its token in the route), through the adapter
+    discord.py's own webhook calls use, on the client's HTTP session."""
     http = http_of(client)
-    await async_context.get().request(
-        webhook_message_route(application_id, token, message_id),
+    return await async_context.get().request(
+        route,
         session=http_session(http),
         proxy=http.proxy,
         proxy_auth=http.proxy_auth,
         payload=params.payload,
         multipart=params.multipart,
         files=params.files,
+        params=query,
     )
+
+
+async def edit_webhook_message(
+    client: discord.Client, token: str, message_id: int | None, params: MultipartParameters
+) -> None:
+    """Edit a message of an interaction's webhook by its token (None: the original answer)."""
+    route = webhook_message_route(application_id_of(client), token, message_id)
+    await webhook_request(client, route, params)
 
 
 async def send_followup(client: discord.Client, token: str, params: MultipartParameters) -> int:
     """Post a follow-up message of an interaction by its token; its id (`wait`: Discord
     answers with the message, of which only the id is read)."""
-    application_id = client.application_id
-    assert application_id is not None
-    http = http_of(client)
-    data = await async_context.get().request(
-        followup_route(application_id, token),
-        session=http_session(http),
-        proxy=http.proxy,
-        proxy_auth=http.proxy_auth,
-        payload=params.payload,
-        multipart=params.multipart,
-        files=params.files,
-        params={"wait": "true"},
-    )
+    route = followup_route(application_id_of(client), token)
+    data = await webhook_request(client, route, params, {"wait": "true"})
     return int(data["id"])
 
 

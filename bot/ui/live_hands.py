@@ -304,7 +304,7 @@ class LiveHands:
                 hand.drawn = drawn
                 return
             try:
-                await rest.edit_hand(self._client, hand.token, hand.message_id, parts)
+                await rest.edit_by_token(self._client, hand.token, hand.message_id, parts)
             except discord.NotFound:
                 # 10008: the user dismissed it (or reloaded); 10015: the token is gone.
                 log.debug("hand of user %s at table %s is gone; forgetting it", user_id, table_id)

@@ -28,7 +28,7 @@ import contextlib
 import logging
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -125,11 +125,11 @@ class PublicMessages:
         self._shown: dict[int, ShownKey] = {}
         self._pinged: dict[int, Any] = {}  # table id -> the ping_key its ping shows
         self._attempts: dict[int, int] = {}
-        self._retries: set[asyncio.Task[None]] = set()
+        # Retries, renewals and ping syncs: what `idle` waits for and `close` cancels.
+        self._background: set[asyncio.Task[None]] = set()
         self._pinging: dict[int, asyncio.Task[None]] = {}  # table id -> its ping's sync
         self._ping_again: set[int] = set()
         self.edits = 0  # edits sent, for tests and benchmarks
-        self.pen_edits = 0  # of which through an interaction's token (off the global budget)
         self.renewals = 0  # table messages posted again as a click's follow-up
         self.pictures = TablePictures()
         self._closed = False
@@ -191,15 +191,21 @@ class PublicMessages:
         """Until every scheduled edit is done (tests, shutdown)."""
         while True:
             tasks = [c.task for c in self._channels.values() if c.task and not c.task.done()]
-            tasks += [t for t in self._retries if not t.done()]
+            tasks += [t for t in self._background if not t.done()]
             if not tasks:
                 return
             await asyncio.wait(tasks)
 
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        task = asyncio.create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+        return task
+
     async def close(self) -> None:
         self._closed = True
         tasks = [c.task for c in self._channels.values() if c.task is not None]
-        tasks += list(self._retries)
+        tasks += list(self._background)
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -241,10 +247,7 @@ class PublicMessages:
         if table.id in self._pinging:
             self._ping_again.add(table.id)  # the running sync looks once more when done
             return
-        task = asyncio.create_task(self._ping_worker(table, channel), name=f"ping-{table.id}")
-        self._pinging[table.id] = task
-        self._retries.add(task)
-        task.add_done_callback(self._retries.discard)
+        self._pinging[table.id] = self._spawn(self._ping_worker(table, channel))
 
     async def _ping_worker(self, table: Table, channel: _Channel) -> None:
         try:
@@ -384,12 +387,11 @@ class PublicMessages:
         if token is None:
             return False
         try:
-            await rest.edit_hand(self._client, token, message_id, parts)
+            await rest.edit_by_token(self._client, token, message_id, parts)
         except discord.HTTPException as error:
             log.info("table %s's edit through its token refused (%s)", table.id, error)
             self.pens.forget(table.id)
             return False
-        self.pen_edits += 1
         return True
 
     def _retry_later(self, table: Table, error: discord.HTTPException) -> None:
@@ -405,9 +407,7 @@ class PublicMessages:
             await asyncio.sleep(RETRY_DELAY)
             self.schedule(table)
 
-        task = asyncio.create_task(later())
-        self._retries.add(task)
-        task.add_done_callback(self._retries.discard)
+        self._spawn(later())
 
     async def repost(self, table: Table, *, retire: int | None = None) -> None:
         """Post the table again at the bottom of the channel (its message is gone, or may not
@@ -452,9 +452,7 @@ class PublicMessages:
             return
         if not self.pens.wants_fresh(table.id, message_id):
             return
-        task = asyncio.create_task(self._renew(table, token, acquired))
-        self._retries.add(task)
-        task.add_done_callback(self._retries.discard)
+        self._spawn(self._renew(table, token, acquired))
 
     async def _renew(self, table: Table, token: str, acquired: float) -> None:
         async with table.message_lock:

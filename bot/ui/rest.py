@@ -94,11 +94,11 @@ async def edit_original(interaction: discord.Interaction[Any], parts: MessagePar
     """Show `parts` in the message a deferred click came from."""
     await once_more_if_dropped(
         f"answer to interaction {interaction.id}",
-        lambda: edit_hand(interaction.client, interaction.token, None, parts),
+        lambda: edit_by_token(interaction.client, interaction.token, None, parts),
     )
 
 
-async def edit_hand(
+async def edit_by_token(
     client: discord.Client, token: str, message_id: int | None, parts: MessageParts
 ) -> None:
     """Edit a message through its interaction's token (None: the original answer): a private

@@ -33,7 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 TOKEN_LIFETIME = 15 * 60.0  # Discord: interaction tokens are valid for 15 minutes
-USE_FOR = 14 * 60.0  # a minute's margin for clocks and a slow edit
+USE_FOR = TOKEN_LIFETIME - 60.0  # a minute's margin for clocks and a slow edit
 RENEW_AFTER = 12 * 60.0  # from here on a click's token replaces the pen (a repost)
 DISCORD_EPOCH = 1_420_070_400.0  # snowflakes count milliseconds from here
 
