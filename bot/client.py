@@ -25,15 +25,15 @@ from bot.tables.seasons import SeasonKeeper
 from bot.tables.service import TableService
 from bot.tables.tournament_service import TournamentService
 from bot.texts import t
-from bot.ui.answer import say
-from bot.ui.budget import GlobalBudget
-from bot.ui.buttons import DYNAMIC_ITEMS
-from bot.ui.recap import WeeklyRecap
-from bot.ui.rest import is_too_late
-from bot.ui.seasons import post_season_end, season_end_posted
-from bot.ui.table_ui import TableUI
-from bot.ui.tournaments import TournamentUI
-from bot.ui.translator import CatalogTranslator
+from bot.ui.boards.recap import WeeklyRecap
+from bot.ui.boards.seasons import post_season_end, season_end_posted
+from bot.ui.kit.answer import say
+from bot.ui.kit.budget import GlobalBudget
+from bot.ui.kit.buttons import DYNAMIC_ITEMS
+from bot.ui.kit.rest import is_too_late
+from bot.ui.kit.translator import CatalogTranslator
+from bot.ui.table.table_ui import TableUI
+from bot.ui.tournament.threads import TournamentUI
 
 if TYPE_CHECKING:
     from bot.storage.postgres import PgDatabase

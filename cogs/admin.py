@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot.client import CardTableBot
 from bot.texts import n, t
-from bot.ui.translator import command_text
+from bot.ui.kit.translator import command_text
 
 
 class Admin(commands.Cog):

@@ -10,8 +10,8 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from bot.client import CardTableBot
-from bot.ui.table_ui import chosen_settings, setting_choices
-from bot.ui.translator import command_text
+from bot.ui.kit.translator import command_text
+from bot.ui.table.table_ui import chosen_settings, setting_choices
 
 
 def _choices(option: str, values: tuple[Any, ...]) -> list[Choice[Any]]:

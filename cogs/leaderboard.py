@@ -1,6 +1,6 @@
 """/leaderboard, /stats and /history: this server's rankings, a player's record, the latest games.
 
-Thin: the work and every answer are in bot.ui.leaderboard. The paging and log buttons are
+Thin: the work and every answer are in bot.ui.boards.leaderboard. The paging and log buttons are
 DynamicItem templates registered with the cog, so the buttons of old messages keep working
 after a restart.
 """
@@ -17,9 +17,9 @@ from bot.storage.recording import COUNT_MATCHES
 from bot.storage.server_settings import COUNT_CHOICES, ServerSettings
 from bot.tables.games import GAME_NAMES
 from bot.texts import t
-from bot.ui import leaderboard as ui
-from bot.ui import stats as stats_ui
-from bot.ui.translator import command_text
+from bot.ui.boards import leaderboard as ui
+from bot.ui.boards import stats as stats_ui
+from bot.ui.kit.translator import command_text
 
 GAMES = [Choice(name=command_text(f"game.{game}"), value=game) for game in GAME_NAMES]
 COUNTS = [Choice(name=command_text(f"board.count.{c}"), value=c) for c in COUNT_CHOICES]

@@ -1,6 +1,6 @@
 """/recap: a server admin (Manage Server) turns the weekly recap on in a channel, or off.
 
-Thin: the recap itself is bot/ui/recap.py, its storage bot/storage/recaps.py."""
+Thin: the recap itself is bot/ui/boards/recap.py, its storage bot/storage/recaps.py."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from discord.ext import commands
 from bot.client import CardTableBot
 from bot.storage.recaps import RecapStore
 from bot.texts import t
-from bot.ui.answer import locale_of, say
-from bot.ui.translator import command_text
+from bot.ui.kit.answer import locale_of, say
+from bot.ui.kit.translator import command_text
 
 
 class Recap(commands.Cog):

@@ -1,6 +1,6 @@
 """/replay: step through a finished game of this server (or a hand record file) with pictures.
 
-Thin: the work and every answer are in bot.ui.replay (and bot.ui.review for "Review my play").
+Thin: the work and every answer are in bot.ui.after_game.replay (and bot.ui.after_game.review for "Review my play").
 The `ag:` and `ge:` buttons are DynamicItem templates registered with the cog, so the buttons of
 old replay, log and end-of-game messages keep working after a restart.
 """
@@ -13,10 +13,10 @@ from discord.ext import commands
 
 from bot.client import CardTableBot
 from bot.texts import t
-from bot.ui import replay as ui
-from bot.ui.after_buttons import DYNAMIC_ITEMS
-from bot.ui.answer import say
-from bot.ui.translator import command_text
+from bot.ui.after_game import replay as ui
+from bot.ui.after_game.buttons import DYNAMIC_ITEMS
+from bot.ui.kit.answer import say
+from bot.ui.kit.translator import command_text
 
 
 class Replay(commands.Cog):

@@ -10,8 +10,8 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from bot.texts import t
-from bot.ui.rules_text import rules_text
-from bot.ui.translator import command_text
+from bot.ui.kit.translator import command_text
+from bot.ui.words.rules_text import rules_text
 
 
 class Rules(commands.Cog):

@@ -1,5 +1,5 @@
 """/season start|end: a server admin runs seasons of a game's leaderboard (issue 23). Thin: the
-store says what may be done, bot.ui.seasons says it."""
+store says what may be done, bot.ui.boards.seasons says it."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from bot.client import CardTableBot
 from bot.tables.games import GAME_NAMES
 from bot.tables.seasons import LENGTHS, SeasonError
 from bot.texts import n, t
-from bot.ui.answer import say
-from bot.ui.seasons import season_name
-from bot.ui.translator import command_text
+from bot.ui.boards.seasons import season_name
+from bot.ui.kit.answer import say
+from bot.ui.kit.translator import command_text
 
 GAMES = [Choice(name=command_text(f"game.{game}"), value=game) for game in GAME_NAMES]
 SEASON_LENGTHS = [Choice(name=command_text(f"season.length.{v}"), value=v) for v in LENGTHS]

@@ -18,10 +18,10 @@ from bot.tables.errors import TableError
 from bot.tables.house_rules import effective, updated_house_rules
 from bot.tables.records import HouseRules
 from bot.texts import t
-from bot.ui import render
-from bot.ui.answer import locale_of, say
-from bot.ui.table_ui import chosen_settings, setting_choices
-from bot.ui.translator import command_text
+from bot.ui.kit.answer import locale_of, say
+from bot.ui.kit.translator import command_text
+from bot.ui.table import render
+from bot.ui.table.table_ui import chosen_settings, setting_choices
 
 GAMES = ("euchre", "truco")
 TARGETS = (("euchre", (10, 7, 5)), ("truco", (12, 24, 6)))

@@ -8,7 +8,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import CardTableBot
-from bot.ui.translator import command_text
+from bot.ui.kit.translator import command_text
 
 
 class TableCommands(

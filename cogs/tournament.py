@@ -14,8 +14,9 @@ from discord.ext import commands
 from bot.client import CardTableBot
 from bot.tables.tournament import FORMAT_PROGRESSIVE, TIE_BREAK, TournamentError
 from bot.texts import t
-from bot.ui.answer import say
-from bot.ui.tournament_text import (
+from bot.ui.kit.answer import say
+from bot.ui.kit.translator import command_text
+from bot.ui.tournament.standings import (
     created_text,
     joined_text,
     lobby_text,
@@ -23,7 +24,6 @@ from bot.ui.tournament_text import (
     standings_text,
     started_text,
 )
-from bot.ui.translator import command_text
 
 
 @app_commands.guild_only()

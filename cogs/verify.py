@@ -6,8 +6,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.ui import fair_deal
-from bot.ui.translator import command_text
+from bot.ui.fair import deals as fair_deal
+from bot.ui.kit.translator import command_text
 
 
 class Verify(commands.Cog):

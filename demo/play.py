@@ -38,8 +38,8 @@ import discord
 
 from bot.settings import Settings
 from bot.tables.service import Table, TableService
-from bot.ui import render
-from bot.ui.custom_ids import parse_game_action
+from bot.ui.kit.custom_ids import parse_game_action
+from bot.ui.table import render
 from demo.transcript import Transcript, plain
 from emulator import Channel, Emulator, Message, SimulatedUser, run_bot
 from emulator.state import Button, MessageVersion

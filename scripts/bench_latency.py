@@ -96,7 +96,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from PIL import Image
 
 from bot import event_loop
-from bot.ui.custom_ids import parse_game_action
+from bot.ui.kit.custom_ids import parse_game_action
 from emulator import Emulator, EmulatorUsageError, InteractionFailed, Message, SimulatedUser
 from emulator.state import Channel, Interaction, MessageVersion
 
@@ -902,7 +902,7 @@ class Window:
     global_starts: list[float] = field(default_factory=list)
     too_many: int = 0
     # Table message edits, and of those the ones through an interaction's token (exempt from
-    # the global limit: bot/ui/table_pens.py).
+    # the global limit: bot/ui/table/table_pens.py).
     table_edits: int = 0
     token_edits: int = 0
     staleness: list[float] = field(default_factory=list)  # s: state change -> table message

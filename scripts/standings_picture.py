@@ -10,7 +10,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot.ui.tournament_text import standings_picture, standings_text  # noqa: E402
+from bot.ui.tournament.standings import standings_picture, standings_text  # noqa: E402
 from tests.support.tournaments import paper_night  # noqa: E402
 
 

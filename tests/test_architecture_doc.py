@@ -9,8 +9,8 @@ import re
 from pathlib import Path
 
 import bot.ui
-from bot.ui.buttons import KeyButton
-from bot.ui.discord_internals import template_of
+from bot.ui.kit.buttons import KeyButton
+from bot.ui.kit.discord_internals import template_of
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")

@@ -3,7 +3,7 @@
 `/settings` changes a few at a time: the values given are laid over the ones already set and the
 whole is checked as a new table would check it (the game's options, the table settings), so a
 server never stores rules that would refuse every new table. The options given to `/euchre new`
-or `/truco new` are laid over the house rules in turn (bot/ui/table_ui.py create_table)."""
+or `/truco new` are laid over the house rules in turn (bot/ui/table/table_ui.py create_table)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The tournament service (issue 23): the one versioned action path of tournaments, and what
 makes a night run -- opening each round's tables (each in its own thread), hearing them finish,
 posting the standings, the round timer. No discord: threads and posts are the `Host`'s
-(bot/ui/tournaments.py).
+(bot/ui/tournament/threads.py).
 
 Every step is an action appended to the store as the next one (TournamentStore), applied to a
 copy first so a refused action changes nothing. A restart at any point rebuilds each running
@@ -37,7 +37,7 @@ BOT_LEVEL = "normal"
 
 
 class Host(Protocol):
-    """What the service needs of Discord (bot/ui/tournaments.py)."""
+    """What the service needs of Discord (bot/ui/tournament/threads.py)."""
 
     async def open_thread(self, record: TournamentRecord, round_number: int, table: int) -> int:
         """A new thread for the table under the tournament's channel; its id."""

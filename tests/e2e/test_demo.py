@@ -19,8 +19,8 @@ import pytest
 
 from bot.tables.games import forget_old_events
 from bot.tables.service import Table
-from bot.ui.cards import card_text, cards_in_text
-from bot.ui.custom_ids import parse_game_action
+from bot.ui.kit.custom_ids import parse_game_action
+from bot.ui.words.cards import card_text, cards_in_text
 from demo.play import GAMES, PLAYER_NAME, DemoReport, people_names, play_demo
 from demo.transcript import LOG_FIELD, Transcript, log_overlap, plain
 from emulator import Emulator

@@ -12,7 +12,7 @@ from bot.settings import Settings
 from bot.storage import FinishedGame
 from bot.tables.hand_record import import_text
 from bot.tables.replay import replay_steps
-from bot.ui.replay import seat_names, step_job
+from bot.ui.after_game.replay import seat_names, step_job
 from emulator import Emulator, Message, run_bot
 from tests.support.leaderboard import Recorder
 from tests.support.world import World

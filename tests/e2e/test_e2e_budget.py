@@ -8,7 +8,7 @@ import asyncio
 import random
 
 from bot.client import CardTableBot
-from bot.ui.budget import GlobalBudget, Priority
+from bot.ui.kit.budget import GlobalBudget, Priority
 from emulator import Emulator
 from tests.support.play_driver import TableDriver
 from tests.support.world import World
@@ -22,7 +22,7 @@ async def test_under_a_saturated_budget_every_table_message_ends_at_the_latest_s
     budget = GlobalBudget(per_second=4, burst=1)
     running_bot.table_ui.budget = budget
     running_bot.table_ui.public.budget = budget
-    # The channel route's edits (a table no click's token can edit: bot/ui/table_pens.py).
+    # The channel route's edits (a table no click's token can edit: bot/ui/table/table_pens.py).
     running_bot.table_ui.public.use_tokens = False
     second = world.guild.add_channel("second")
     others = [emulator.add_user(f"p{n}", locale="en-US") for n in range(4)]

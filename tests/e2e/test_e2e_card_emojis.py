@@ -11,8 +11,8 @@ import pytest
 from bot.client import CardTableBot
 from bot.pictures.cards import deck_codes
 from bot.settings import Settings
-from bot.ui.card_emojis import emoji_name
-from bot.ui.cards import card_text, cards_in_text
+from bot.ui.kit.card_emojis import emoji_name
+from bot.ui.words.cards import card_text, cards_in_text
 from emulator import Emulator, Message, run_bot
 from emulator.rest_emojis import MAX_APPLICATION_EMOJIS
 from tests.support.card_emojis import seed_card_emojis

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from bot.settings import Settings
 from bot.texts import t
-from bot.ui.custom_ids import parse_game_action
+from bot.ui.kit.custom_ids import parse_game_action
 from emulator import Emulator, Message, SimulatedUser, run_bot
 from tests.support.fair_deals import cut_done, run_verifier, run_verifier_args
 from tests.support.play_driver import TableDriver, scale_rate_limits

@@ -14,7 +14,7 @@ import pytest
 
 from bot.engine.fair_deal import hand_commitment
 from bot.settings import Settings
-from bot.ui.game_log import log_pages
+from bot.ui.words.game_log import log_pages
 from emulator import Emulator, run_bot
 from tests.support.fair_deals import (
     SeedWatch,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 from bot.client import CardTableBot
-from bot.ui.custom_ids import parse_game_action
+from bot.ui.kit.custom_ids import parse_game_action
 from emulator import Emulator, Message
 from emulator.gateway import GUILD_MESSAGES
 from tests.support.live_hands import enabled_actions, next_human, open_hands, seat_and_start

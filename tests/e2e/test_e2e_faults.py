@@ -15,8 +15,8 @@ import pytest
 from bot.client import CardTableBot
 from bot.settings import Settings
 from bot.texts import t
-from bot.ui import discord_internals as internals
-from bot.ui.buttons import KeyButton
+from bot.ui.kit import discord_internals as internals
+from bot.ui.kit.buttons import KeyButton
 from emulator import Emulator
 from emulator.state import APPLICATION_COMMAND
 from tests.support.hardening import started_table

@@ -13,7 +13,7 @@ from bot.client import CardTableBot
 from bot.pictures.scene import scene_of
 from bot.tables.alone import split_bid
 from bot.texts import t
-from bot.ui.custom_ids import parse_game_action
+from bot.ui.kit.custom_ids import parse_game_action
 from emulator import Channel, Emulator, Message, SimulatedUser
 from emulator.state import MESSAGE_COMPONENT
 from tests.support.hardening import started_table

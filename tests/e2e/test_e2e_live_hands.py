@@ -12,8 +12,8 @@ import pytest
 from bot.client import CardTableBot
 from bot.tables import alone
 from bot.texts import t
-from bot.ui.custom_ids import parse_game_action
-from bot.ui.live_hands import LiveHands
+from bot.ui.kit.custom_ids import parse_game_action
+from bot.ui.table.live_hands import LiveHands
 from emulator import Emulator, Message, SimulatedUser
 from tests.support.live_hands import enabled_actions, next_human, open_hands, seat_and_start
 from tests.support.play_driver import HAND_BUTTON, GameStates, TableDriver, scale_rate_limits

@@ -10,7 +10,7 @@ import discord
 import pytest
 
 from bot.client import CardTableBot
-from bot.ui import render
+from bot.ui.table import render
 from emulator import Emulator
 from tests.support import shown
 from tests.support.play_driver import GameStates, TableDriver, scale_rate_limits
@@ -26,7 +26,7 @@ async def test_an_old_table_message_out_of_edits_is_reposted_and_play_goes_on(
     assert running_bot.table_ui is not None
     # An hour passes for the bot too: its live hands must not use tokens Discord killed.
     running_bot.table_ui.live_hands.clock = emulator.clock.now
-    # A table whose message no click posted again (no live token: bot/ui/table_pens.py): its
+    # A table whose message no click posted again (no live token: bot/ui/table/table_pens.py): its
     # edits take the channel route, where an hour-old message runs out of edits. (With tokens,
     # a click after 12 minutes posts it again first: tests/e2e/test_e2e_table_pens.py.)
     running_bot.table_ui.public.use_tokens = False

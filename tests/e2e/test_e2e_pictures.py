@@ -10,7 +10,7 @@ import io
 from PIL import Image
 
 from bot.client import CardTableBot
-from bot.ui import table_picture
+from bot.ui.table import table_picture
 from emulator import Emulator, Message, SimulatedUser
 from tests.support.games import play_game
 from tests.support.play_driver import scale_rate_limits
@@ -98,7 +98,7 @@ async def test_an_edit_refused_for_its_picture_goes_again_as_text(
 ) -> None:
     scale_rate_limits(emulator, running_bot, per=1.0)
     # The channel route (where Attach Files is checked); an edit through the command's token
-    # that Discord refused would come down to it too (bot/ui/public.py, _edit_with_pen).
+    # that Discord refused would come down to it too (bot/ui/table/public.py, _edit_with_pen).
     assert running_bot.table_ui is not None
     running_bot.table_ui.public.use_tokens = False
     lobby = await open_lobby(world, "euchre new")

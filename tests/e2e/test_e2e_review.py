@@ -17,9 +17,9 @@ import pytest
 from bot.client import CardTableBot
 from bot.settings import Settings
 from bot.tables.review import decision_tasks
-from bot.ui.cards import card_text
-from bot.ui.replay import replay_of
-from bot.ui.review import step_of
+from bot.ui.after_game.replay import replay_of
+from bot.ui.after_game.review import step_of
+from bot.ui.words.cards import card_text
 from emulator import Emulator, Message, SimulatedUser, run_bot
 from tests.support.bad_moves import euchre_trumping_the_partner, truco_with
 from tests.support.leaderboard import Recorder

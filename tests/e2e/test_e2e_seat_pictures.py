@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from bot.client import CardTableBot
-from bot.ui.cards import card_text
-from bot.ui.custom_ids import parse_game_action
+from bot.ui.kit.custom_ids import parse_game_action
+from bot.ui.words.cards import card_text
 from emulator import Emulator, SimulatedUser
 from tests.support.live_hands import enabled_actions, open_hands, seat_and_start
 from tests.support.play_driver import GameStates, TableDriver, game_custom_ids, scale_rate_limits

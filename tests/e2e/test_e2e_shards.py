@@ -40,8 +40,8 @@ from bot.tables import alone
 from bot.tables.games import rules_for
 from bot.tables.records import TableRecord, TableStore
 from bot.texts import t
-from bot.ui.card_emojis import emoji_name
-from bot.ui.custom_ids import parse_game_action
+from bot.ui.kit.card_emojis import emoji_name
+from bot.ui.kit.custom_ids import parse_game_action
 from emulator import Channel, Emulator, Guild, Message, SimulatedUser, run_bot
 from emulator.gateway import shard_of
 from tests.support.alone import table_answers

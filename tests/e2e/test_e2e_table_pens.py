@@ -1,5 +1,5 @@
 """Issue 25: the table message is edited through the interaction token that posted it, off the
-token's global budget (bot/ui/table_pens.py); a click renews that token by posting the table
+token's global budget (bot/ui/table/table_pens.py); a click renews that token by posting the table
 again once its message is 12 minutes old; a table with no live token uses the channel route."""
 
 from __future__ import annotations

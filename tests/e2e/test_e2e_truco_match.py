@@ -12,7 +12,7 @@ import pytest
 from bot.client import CardTableBot
 from bot.storage import ResultsRepository
 from bot.texts import t
-from bot.ui import render
+from bot.ui.table import render
 from emulator import Emulator
 from emulator.errors import EmulatorUsageError
 from tests.support.play_driver import GameStates, TableDriver, scale_rate_limits

@@ -20,8 +20,8 @@ from bot.storage import Database, ResultsRepository, SqliteTableStore
 from bot.tables.records import SeatRecord
 from bot.tables.service import Table
 from bot.texts import t
-from bot.ui import render
-from bot.ui.custom_ids import parse_game_action
+from bot.ui.kit.custom_ids import parse_game_action
+from bot.ui.table import render
 from emulator import Emulator, Message, run_bot
 from tests.support.play_driver import HAND_BUTTON, TableDriver, scale_rate_limits
 from tests.support.waiting import until

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 
 from bot.pictures.cards import deck_codes, emoji_png
-from bot.ui.card_emojis import emoji_name
+from bot.ui.kit.card_emojis import emoji_name
 from emulator import Emulator
 
 

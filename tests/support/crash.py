@@ -24,8 +24,8 @@ from bot.tables.records import TableRecord
 from bot.tables.results import build_result
 from bot.tables.service import Table
 from bot.texts import t
-from bot.ui import render
-from bot.ui.custom_ids import parse_game_action
+from bot.ui.kit.custom_ids import parse_game_action
+from bot.ui.table import render
 from emulator import Channel, Emulator, Interaction, Message, SimulatedUser
 from tests.support.alone import table_answers
 from tests.support.shown import picture_version

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from bot.client import CardTableBot
-from bot.ui.custom_ids import parse_game_action
+from bot.ui.kit.custom_ids import parse_game_action
 from emulator import Message, SimulatedUser
 from tests.support.play_driver import HAND_BUTTON, TableDriver
 from tests.support.world import World

@@ -24,9 +24,9 @@ from bot.tables.games import forget_old_events
 from bot.tables.records import TableRecord
 from bot.tables.service import Table, TableService
 from bot.texts import n, t
-from bot.ui import render, table_picture
-from bot.ui.cards import card_text, cards_in_text
-from bot.ui.custom_ids import parse_game_action
+from bot.ui.kit.custom_ids import parse_game_action
+from bot.ui.table import render, table_picture
+from bot.ui.words.cards import card_text, cards_in_text
 from emulator import Channel, Emulator, Message, SimulatedUser
 from emulator.state import MessageVersion
 from tests.support import shown as shown_parts

@@ -11,9 +11,9 @@ from bot.tables import alone
 from bot.tables.games import rules_for
 from bot.tables.records import SeatRecord, TableRecord
 from bot.tables.service import Table
-from bot.ui import render
-from bot.ui.cards import card_text, cards_in_text
-from bot.ui.custom_ids import parse_game_action, parse_table_button
+from bot.ui.kit.custom_ids import parse_game_action, parse_table_button
+from bot.ui.table import render
+from bot.ui.words.cards import card_text, cards_in_text
 
 USERS = [101, 102, 103, 104]
 

@@ -14,9 +14,9 @@ from bot.client import CardTableBot
 from bot.pictures.scene import seat_scene_of
 from bot.pictures.seat import HEIGHT, WIDTH, seat_png
 from bot.tables.settings import BY_NAME, setting_of
-from bot.ui import seat_picture
-from bot.ui.custom_ids import parse_game_action
-from bot.ui.table_ui import TableUI
+from bot.ui.kit.custom_ids import parse_game_action
+from bot.ui.table import seat_picture
+from bot.ui.table.table_ui import TableUI
 from emulator import Emulator, Message, SimulatedUser
 from emulator.state import MessageVersion
 from tests.support.play_driver import GameStates, TableDriver, game_custom_ids

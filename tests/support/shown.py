@@ -14,7 +14,7 @@ from typing import Any
 
 from PIL import Image
 
-from bot.ui import render, table_picture
+from bot.ui.table import render, table_picture
 from emulator import Emulator
 from emulator.state import MessageVersion
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.ui.custom_ids import (
+from bot.ui.kit.custom_ids import (
     AfterGameId,
     EndedGameId,
     PostStatsId,

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from bot.client import CardTableBot
-from bot.ui import leaderboard as ui
+from bot.ui.boards import leaderboard as ui
 from emulator import Emulator
 from tests.support.leaderboard import Recorder, people
 from tests.support.world import World

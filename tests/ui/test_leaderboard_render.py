@@ -13,8 +13,7 @@ import pytest
 from bot.client import CardTableBot
 from bot.storage import FinishedGame, FinishedPlayer, GameKindRecord, PlayerStats
 from bot.texts import t
-from bot.ui.game_log import LOG_PAGE_CHARS, log_pages, paginate
-from bot.ui.leaderboard import (
+from bot.ui.boards.leaderboard import (
     BoardId,
     HistoryId,
     LogId,
@@ -24,6 +23,7 @@ from bot.ui.leaderboard import (
     parse_log_id,
     stats_message,
 )
+from bot.ui.words.game_log import LOG_PAGE_CHARS, log_pages, paginate
 from tests.support.leaderboard import play_out
 from tests.support.world import World, raw_channel_message
 

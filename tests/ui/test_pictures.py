@@ -28,7 +28,7 @@ from bot.pictures.scene import scene_of
 from bot.pictures.table import HEIGHT, WIDTH, shown_name, table_png
 from bot.texts import t
 from bot.texts.en import STRINGS as ENGLISH
-from bot.ui.table_picture import TablePictures
+from bot.ui.table.table_picture import TablePictures
 
 MAX_PNG = 150_000
 MAX_EMOJI = 256 * 1024

@@ -208,7 +208,7 @@ async def test_the_picture_worker_draws_seat_pictures() -> None:
 
 
 async def test_a_seat_picture_is_drawn_once_per_version_and_seat() -> None:
-    from bot.ui.seat_picture import SeatPictures
+    from bot.ui.table.seat_picture import SeatPictures
 
     pictures = SeatPictures()
     table = samples.stages("truco")["trick"]

@@ -14,8 +14,8 @@ import pytest
 from bot.engine.common import Event
 from bot.texts import catalog_names, catalogs, n, t
 from bot.texts.en import PLURALS, STRINGS
-from bot.ui import render
-from bot.ui.events import event_sentence
+from bot.ui.table import render
+from bot.ui.words.events import event_sentence
 from tests.support.render import make_table
 from tests.support.world import open_table
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from bot.tables import alone
 from bot.texts import t
-from bot.ui import render
-from bot.ui.custom_ids import parse_game_action, parse_table_button
+from bot.ui.kit.custom_ids import parse_game_action, parse_table_button
+from bot.ui.table import render
 from tests.support.render import buttons, make_table
 
 

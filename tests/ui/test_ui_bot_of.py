@@ -13,7 +13,7 @@ import pytest
 
 from bot.client import CardTableBot
 from bot.settings import Settings
-from bot.ui.bot_of import bot_of
+from bot.ui.kit.bot_of import bot_of
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from bot.ui.budget import DISCORD_GLOBAL_PER_SECOND, GlobalBudget, Priority
+from bot.ui.kit.budget import DISCORD_GLOBAL_PER_SECOND, GlobalBudget, Priority
 
 
 def most_in_one_second(stamps: list[float]) -> int:

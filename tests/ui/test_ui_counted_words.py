@@ -8,10 +8,10 @@ import dataclasses
 
 from bot.tables.review import Decision, OptionValue, Review, judge
 from bot.tables.tournament import Tournament, TournamentConfig
-from bot.ui.moves import move_text
-from bot.ui.replay import record_result
-from bot.ui.review import counts_text, decision_line
-from bot.ui.tournament_text import joined_text, started_text, subtitle_text
+from bot.ui.after_game.replay import record_result
+from bot.ui.after_game.review import counts_text, decision_line
+from bot.ui.tournament.standings import joined_text, started_text, subtitle_text
+from bot.ui.words.moves import move_text
 from tests.support.bad_moves import euchre_decision_in
 from tests.support.tournaments import paper_night
 

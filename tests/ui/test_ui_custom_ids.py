@@ -8,8 +8,7 @@ from hypothesis import strategies as st
 
 from bot.engine.euchre.cards import CODES as EUCHRE_CARDS
 from bot.engine.truco.cards import DECK as TRUCO_CARDS
-from bot.ui.cards import card_text, cards_in_text, cards_text
-from bot.ui.custom_ids import (
+from bot.ui.kit.custom_ids import (
     GameActionId,
     TableButtonId,
     game_action_id,
@@ -17,6 +16,7 @@ from bot.ui.custom_ids import (
     parse_table_button,
     table_button_id,
 )
+from bot.ui.words.cards import card_text, cards_in_text, cards_text
 
 BIG = 2**63 - 1
 ACTIONS = [

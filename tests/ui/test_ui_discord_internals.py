@@ -1,4 +1,4 @@
-"""What the bot relies on below discord.py's documented API, pinned (bot/ui/discord_internals.py).
+"""What the bot relies on below discord.py's documented API, pinned (bot/ui/kit/discord_internals.py).
 
 After a discord.py upgrade this file fails first, and each test names the internal that moved:
 the version range, the parameter builders and their payloads, the routes, the webhook adapter
@@ -27,11 +27,11 @@ import pytest
 from aiohttp import web
 from discord.ui.view import BaseView
 
-from bot.ui import discord_internals as internals
-from bot.ui.buttons import DYNAMIC_ITEMS, GameActionButton, TableButton, detach
-from bot.ui.components import Buttons
-from bot.ui.custom_ids import GAME_ACTION_TEMPLATE, TABLE_BUTTON_TEMPLATE
-from bot.ui.render import MessageParts
+from bot.ui.kit import discord_internals as internals
+from bot.ui.kit.buttons import DYNAMIC_ITEMS, GameActionButton, TableButton, detach
+from bot.ui.kit.components import Buttons
+from bot.ui.kit.custom_ids import GAME_ACTION_TEMPLATE, TABLE_BUTTON_TEMPLATE
+from bot.ui.table.render import MessageParts
 
 ROOT = Path(__file__).resolve().parents[2]
 INTERNALS = ROOT / "bot" / "ui" / "discord_internals.py"
@@ -54,7 +54,7 @@ def test_discord_py_is_a_version_these_internals_were_checked_against() -> None:
     installed = (info.major, info.minor, info.micro)
     assert low <= installed < high, (
         f"discord.py {discord.__version__} is outside the tested range {low}..{high}: re-check "
-        "every pin of this file, then widen TESTED_VERSIONS in bot/ui/discord_internals.py"
+        "every pin of this file, then widen TESTED_VERSIONS in bot/ui/kit/discord_internals.py"
     )
     locked = re.search(
         r"^discord\.py==(\d+)\.(\d+)\.(\d+)$",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from bot.tables.service import Table
-from bot.ui import render
+from bot.ui.table import render
 from tests.support.render import make_table
 
 

@@ -13,7 +13,7 @@ from bot.settings import DatabaseTarget
 from bot.storage.backend import open_storage
 from bot.tables.service import Table, TableService
 from bot.texts import t
-from bot.ui import render
+from bot.ui.table import render
 from tests.support.service import CLICKS, full_table, make_service, user_at
 
 

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from bot.ui.names import shown_name
+from bot.ui.words.names import shown_name
 
 # Every character that changes the direction of the text after it (or isolates it).
 BIDI_CONTROLS = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"

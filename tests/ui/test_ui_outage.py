@@ -11,7 +11,7 @@ import pytest
 
 from bot.storage import Database
 from bot.storage.errors import StaleVersion
-from bot.ui.outage import OutageLog, is_storage_outage
+from bot.ui.kit.outage import OutageLog, is_storage_outage
 
 
 class Clock:
@@ -27,7 +27,7 @@ def test_an_outage_of_2000_refused_clicks_logs_a_handful_of_lines(
 ) -> None:
     clock = Clock()
     outage = OutageLog(clock=clock)
-    caplog.set_level(logging.INFO, "bot.ui.outage")
+    caplog.set_level(logging.INFO, "bot.ui.kit.outage")
     error = sqlite3.OperationalError("disk I/O error")
     for _ in range(2000):  # 2,000 refused clicks over 70 s
         outage.refused(error, "act")
@@ -46,7 +46,7 @@ def test_an_outage_of_2000_refused_clicks_logs_a_handful_of_lines(
 
 def test_a_second_outage_is_announced_again(caplog: pytest.LogCaptureFixture) -> None:
     outage = OutageLog(clock=Clock())
-    caplog.set_level(logging.INFO, "bot.ui.outage")
+    caplog.set_level(logging.INFO, "bot.ui.kit.outage")
     outage.refused(OSError("gone"), "act")
     outage.worked()
     outage.refused(OSError("gone again"), "act")

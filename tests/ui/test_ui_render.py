@@ -18,8 +18,8 @@ from bot.engine import euchre, truco
 from bot.tables.games import rules_for
 from bot.tables.records import SeatRecord, TableRecord
 from bot.tables.service import Table
-from bot.ui import render
-from bot.ui.cards import cards_in_text
+from bot.ui.table import render
+from bot.ui.words.cards import cards_in_text
 from tests.support.render import (
     USERS,
     buttons,
@@ -135,7 +135,7 @@ async def test_lobby_message_buttons() -> None:
 
 
 def test_engines_expose_every_event_kind_the_log_knows() -> None:
-    from bot.ui.events import LOGGED_KINDS
+    from bot.ui.words.events import LOGGED_KINDS
 
     assert LOGGED_KINDS["euchre"] <= set(euchre.EVENT_KINDS)
     assert LOGGED_KINDS["truco"] <= set(truco.events.ALL_KINDS)
@@ -199,8 +199,8 @@ def test_raw_button_rows_are_placed_as_a_view_places_them() -> None:
     """bot/ui/components.Buttons writes Discord's JSON itself: the same rows, in the same order,
     as discord.ui.View with the same buttons (a free row is the first with room), and a full
     row refuses another button as a View does."""
-    from bot.ui.buttons import TableButton
-    from bot.ui.components import Buttons
+    from bot.ui.kit.buttons import TableButton
+    from bot.ui.kit.components import Buttons
 
     rows = [None, 2, None, None, 1, None, 2, None, 3, None]
     raw, view = Buttons(), discord.ui.View(timeout=None)

@@ -13,9 +13,9 @@ from bot.pictures import samples
 from bot.pictures import table as picture
 from bot.pictures.scene import scene_of
 from bot.texts import n, t
-from bot.ui import render
-from bot.ui.cards import FACE_DOWN_TEXT, cards_text, suit_text
-from bot.ui.custom_ids import parse_game_action
+from bot.ui.kit.custom_ids import parse_game_action
+from bot.ui.table import render
+from bot.ui.words.cards import FACE_DOWN_TEXT, cards_text, suit_text
 from tests.support.render import buttons, make_table, play_out
 
 
@@ -171,7 +171,7 @@ def test_T15_the_hand_offers_covering_on_a_second_row_and_never_shows_a_covered_
 
 
 def test_T15_the_hands_log_shows_the_covered_cards_once_the_hand_is_over() -> None:
-    from bot.ui.game_log import log_blocks
+    from bot.ui.words.game_log import log_blocks
     from tests.support.coberta import FIRST_ROUND, coberta_game, play
 
     game = coberta_game()

@@ -10,8 +10,8 @@ from PIL import Image
 
 from bot.pictures import samples
 from bot.tables.service import Table
-from bot.ui import render
-from bot.ui.seat_picture import FILENAME, UNKNOWN, SeatPictures, Shown
+from bot.ui.table import render
+from bot.ui.table.seat_picture import FILENAME, UNKNOWN, SeatPictures, Shown
 
 
 def hand(table: Table, pictures: SeatPictures, seat: int = 0) -> render.MessageParts:

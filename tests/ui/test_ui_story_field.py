@@ -8,7 +8,7 @@ import random
 
 from bot.tables.games import forget_old_events
 from bot.tables.story import game_story, story_lines
-from bot.ui import render
+from bot.ui.table import render
 from tests.support.render import make_table
 
 

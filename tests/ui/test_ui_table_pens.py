@@ -1,8 +1,8 @@
-"""bot/ui/table_pens.py: which token may edit a table message, and when a click renews it."""
+"""bot/ui/table/table_pens.py: which token may edit a table message, and when a click renews it."""
 
 from __future__ import annotations
 
-from bot.ui.table_pens import DISCORD_EPOCH, RENEW_AFTER, USE_FOR, TablePens, posted_at
+from bot.ui.table.table_pens import DISCORD_EPOCH, RENEW_AFTER, USE_FOR, TablePens, posted_at
 
 
 def snowflake_at(unix: float) -> int:

@@ -9,7 +9,7 @@ from PIL import Image
 
 from bot.pictures.standings import LEADER, ROW, TOP
 from bot.texts import t
-from bot.ui.tournament_text import standing_rows, standings_picture, standings_text
+from bot.ui.tournament.standings import standing_rows, standings_picture, standings_text
 from tests.support.tournaments import paper_night
 
 

@@ -1,0 +1,1 @@
+"""After a game: replay, review, the hand record, posting."""

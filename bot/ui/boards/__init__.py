@@ -1,0 +1,1 @@
+"""Boards: leaderboard, stats, history, seasons, the weekly recap."""

@@ -1,0 +1,1 @@
+"""Provably fair deals at a table: the Deal and Cut buttons, the reveals."""

@@ -1,0 +1,153 @@
+"""The picture on a player's hand message (issue 21): their own seat, drawn in the picture worker.
+
+The picture is a plain image attachment of the hand message (`seat.png`), shown between the text
+and the buttons. It goes with the edit that carries the text: one request, and at most one
+upload, per hand update. An edit whose picture is the one the message already shows leaves the
+attachments out, which keeps them (Discord's edits are partial: a field left out is unchanged),
+so nothing is uploaded again. The text stays complete for screen readers and for tables whose
+`pictures` setting is off (then the message has no attachment).
+
+A picture is waited for at most `wait` seconds: past that the text goes alone (never a stale
+picture beside it) and the live hand brings the picture in a later edit, once it is drawn. The
+3 s answer is never at stake: the wait runs inside the click's work, which is deferred at the
+acknowledgement deadline like any slow work.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+import io
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Final
+
+import discord
+
+from bot.pictures.render_pool import render_seat_png
+from bot.pictures.scene import SeatScene, seat_scene_of
+from bot.tables.service import Table
+from bot.texts import t
+from bot.ui.table.table_picture import wants_picture
+
+if TYPE_CHECKING:
+    from bot.ui.table.render import MessageParts
+
+log = logging.getLogger(__name__)
+
+FILENAME = "seat.png"
+# Seconds a hand update waits for its picture before the text goes alone (a picture takes
+# ~10 ms in the worker; this is for a worker that is starting or starved).
+PICTURE_WAIT = 2.5
+
+PictureKey = tuple[Any, ...]  # SeatScene.key: what a picture shows
+
+
+class _Unknown(enum.Enum):
+    UNKNOWN = "unknown"
+
+
+# What a message shows when we do not know it (a hand the bot does not follow, an old one).
+UNKNOWN: Final = _Unknown.UNKNOWN
+Shown = PictureKey | None | _Unknown
+
+
+class SeatPictures:
+    """The latest picture of each (table, seat), by what it shows, and the pictures being drawn
+    (a hand update that stopped waiting for one finds it drawn later)."""
+
+    KEEP = 32  # a live hand is redrawn right after a change; older ones are not reused
+
+    def __init__(self, clock: Callable[[], float] = time.time, wait: float = PICTURE_WAIT) -> None:
+        # The table service's clock: a scene turns the turn deadline into seconds left.
+        self.clock = clock
+        self.wait = wait  # public so a test can make every answer wait, or none
+        self._latest: OrderedDict[tuple[int, int], tuple[PictureKey, bytes]] = OrderedDict()
+        self._drawing: dict[PictureKey, asyncio.Task[bytes]] = {}
+        self.drawn = 0
+
+    @staticmethod
+    def scene(
+        table: Table, seat: int, locale: str | None = None, now: float | None = None
+    ) -> SeatScene | None:
+        """What to draw, taken with the table's lock held; None when no picture is shown."""
+        return seat_scene_of(table, seat, locale, now) if wants_picture(table) else None
+
+    def take(self, table: Table, seat: int, locale: str | None) -> SeatScene | None:
+        """`scene` now, on the service's clock (call with the table's lock held)."""
+        return self.scene(table, seat, locale, self.clock())
+
+    def _cached(self, scene: SeatScene) -> bytes | None:
+        cached = self._latest.get((scene.table_id, scene.seat))
+        return cached[1] if cached is not None and cached[0] == scene.key else None
+
+    def _drawing_of(self, scene: SeatScene) -> asyncio.Task[bytes]:
+        task = self._drawing.get(scene.key)
+        if task is None:
+            task = asyncio.create_task(self._draw(scene), name=f"seat-picture-{scene.key}")
+            self._drawing[scene.key] = task
+            task.add_done_callback(_retrieve)
+        return task
+
+    async def _draw(self, scene: SeatScene) -> bytes:
+        try:
+            data = await render_seat_png(scene)
+        finally:
+            self._drawing.pop(scene.key, None)
+        self.drawn += 1
+        slot = (scene.table_id, scene.seat)
+        self._latest[slot] = (scene.key, data)
+        self._latest.move_to_end(slot)
+        while len(self._latest) > self.KEEP:
+            self._latest.popitem(last=False)
+        return data
+
+    async def png(self, scene: SeatScene, wait: float | None = None) -> bytes | None:
+        """The picture of `scene`; None if it is not drawn within `wait` seconds (None: no
+        limit). A picture that comes late is kept for the next one who asks."""
+        cached = self._cached(scene)
+        if cached is not None:
+            return cached
+        task = self._drawing_of(scene)
+        done, _ = await asyncio.wait({task}, timeout=wait)
+        return task.result() if done else None
+
+    async def files(self, scene: SeatScene | None) -> list[discord.File]:
+        if scene is None:
+            return []
+        data = await self.png(scene)
+        assert data is not None
+        return [_file(data, scene.locale)]
+
+    async def attach(self, parts: MessageParts, shown: Shown, wait: float | None) -> None:
+        """Give the hand message `parts` its picture, for a message that shows `shown` now:
+        kept when it is the same picture, uploaded when it is new (if drawn within `wait`
+        seconds), and removed when there is none to show (pictures off, or not drawn yet)."""
+        scene = parts.seat_scene
+        data = None
+        if scene is not None and shown != scene.key:
+            try:
+                data = await self.png(scene, wait)
+            except Exception:  # logged by _retrieve; the text goes alone
+                data = None
+        if scene is not None and shown == scene.key:
+            parts.picture, parts.files = scene.key, None  # the message keeps its attachment
+        elif scene is not None and data is not None:
+            parts.picture, parts.files = scene.key, [_file(data, scene.locale)]
+        else:
+            parts.picture = None
+            parts.files = None if shown is None else []  # never a stale picture
+
+
+def _file(data: bytes, locale: str | None) -> discord.File:
+    description = t("picture.seat_description", locale)
+    return discord.File(io.BytesIO(data), filename=FILENAME, description=description)
+
+
+def _retrieve(task: asyncio.Task[bytes]) -> None:
+    """A picture nobody waits for any more: its failure is logged, not left unretrieved."""
+    error = None if task.cancelled() else task.exception()
+    if error is not None:
+        log.warning("a seat picture failed", exc_info=error)

@@ -1,0 +1,1 @@
+"""Tournaments: the night's messages and standings."""

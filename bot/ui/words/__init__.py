@@ -1,0 +1,1 @@
+"""Sentences built from game events: cards, moves, names, the hand log, rules text."""
