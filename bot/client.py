@@ -25,13 +25,16 @@ from bot.tables.seasons import SeasonKeeper
 from bot.tables.service import TableService
 from bot.tables.tournament_service import TournamentService
 from bot.texts import t
+from bot.ui.after_game.buttons import DYNAMIC_ITEMS as AFTER_GAME_ITEMS
+from bot.ui.boards.leaderboard import DYNAMIC_ITEMS as BOARD_ITEMS
 from bot.ui.boards.recap import WeeklyRecap
 from bot.ui.boards.seasons import post_season_end, season_end_posted
+from bot.ui.boards.stats import DYNAMIC_ITEMS as STATS_ITEMS
 from bot.ui.kit.answer import say
 from bot.ui.kit.budget import GlobalBudget
-from bot.ui.kit.buttons import DYNAMIC_ITEMS
 from bot.ui.kit.rest import is_too_late
 from bot.ui.kit.translator import CatalogTranslator
+from bot.ui.table.buttons import DYNAMIC_ITEMS as TABLE_ITEMS
 from bot.ui.table.table_ui import TableUI
 from bot.ui.tournament.threads import TournamentUI
 
@@ -66,6 +69,11 @@ OUT_OF_DATE = (
     app_commands.CommandSignatureMismatch,
     app_commands.TransformerError,
 )
+
+
+# Every button family the bot sends: the tables' (registered here), the boards' and the after-game
+# ones (registered by their cogs). A click on any other custom_id is answered as not valid.
+BUTTON_FAMILIES = TABLE_ITEMS + BOARD_ITEMS + STATS_ITEMS + AFTER_GAME_ITEMS
 
 
 class CardTableBot(commands.Bot):
@@ -172,7 +180,12 @@ class CardTableBot(commands.Bot):
         # This process's share of the token's global budget (split evenly between shards).
         budget = GlobalBudget.for_shards(self.settings.shards)
         self._table_ui = table_ui = TableUI(
-            self, service, clock=self.clock, budget=budget, house_rules=HouseRulesStore(storage.db)
+            self,
+            service,
+            clock=self.clock,
+            budget=budget,
+            house_rules=HouseRulesStore(storage.db),
+            button_families=BUTTON_FAMILIES,
         )
         self._weekly_recap = WeeklyRecap(self, RecapStore(storage.db), clock=self.clock)
         render_pool.warm_up()  # the pictures' worker starts with the bot, not at the first table
@@ -182,7 +195,7 @@ class CardTableBot(commands.Bot):
             self, upload=shards is None or any(shard == 0 for shard, _ in shards)
         )
         # Templates, not per-message views: buttons of every table (old ones too) keep working.
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_dynamic_items(*TABLE_ITEMS)
         await self.tree.set_translator(CatalogTranslator())
         for name in self.extension_names:
             await self.load_extension(name)
@@ -208,7 +221,7 @@ class CardTableBot(commands.Bot):
         # Tournaments (issue 23): rebuilt from their logs once the gateway has given the
         # channels and threads, then what a restart interrupted is done.
         self._tournaments = TournamentService(TournamentRepository(storage.db), service, self.clock)
-        self._tournaments.host = TournamentUI(self)
+        self._tournaments.host = TournamentUI(self, show_table=table_ui.public.repost)
         resume = asyncio.create_task(self._resume_tournaments(), name="tournaments-resume")
         self._background.add(resume)
         resume.add_done_callback(self._background.discard)

@@ -1,6 +1,7 @@
 """/replay: step through a finished game of this server (or a hand record file) with pictures.
 
-Thin: the work and every answer are in bot.ui.after_game.replay (and bot.ui.after_game.review for "Review my play").
+Thin: the work and every answer are in bot.ui.after_game (bot/ui/after_game/buttons.py
+dispatches the clicks to the replay and, for "Review my play", the review).
 The `ag:` and `ge:` buttons are DynamicItem templates registered with the cog, so the buttons of
 old replay, log and end-of-game messages keep working after a restart.
 """

@@ -22,6 +22,7 @@ from bot.ui.kit.answer import locale_of, say
 from bot.ui.kit.translator import command_text
 from bot.ui.table import render
 from bot.ui.table.table_ui import chosen_settings, setting_choices
+from bot.ui.words.seats import game_title
 
 GAMES = ("euchre", "truco")
 TARGETS = (("euchre", (10, 7, 5)), ("truco", (12, 24, 6)))
@@ -40,7 +41,7 @@ def rules_line(game: str, house: HouseRules, locale: str | None) -> str:
         for name, value in render.settings_texts(settings, locale)
     )
     key = "house.line.set" if house.options or house.settings else "house.line.default"
-    return t(key, locale, game=render.game_title(game, locale), rules=summary)
+    return t(key, locale, game=game_title(game, locale), rules=summary)
 
 
 class Settings(commands.Cog):
@@ -132,7 +133,7 @@ class Settings(commands.Cog):
             await say(interaction, "\n".join([t("house.title", locale), *lines]))
             return
         name = game.value
-        title = render.game_title(name, locale)
+        title = game_title(name, locale)
         if reset:
             await store.clear(guild_id, name)
             await say(interaction, t("house.reset", locale, game=title))

@@ -39,6 +39,7 @@ import discord
 from bot.settings import Settings
 from bot.tables.service import Table, TableService
 from bot.ui.kit.custom_ids import parse_game_action
+from bot.ui.kit.message_parts import MessageParts
 from bot.ui.table import render
 from demo.transcript import Transcript, plain
 from emulator import Channel, Emulator, Message, SimulatedUser, run_bot
@@ -259,7 +260,7 @@ class DemoPlayer:
         await message.wait_until(current, timeout=SETTLE_TIMEOUT)
 
 
-def reads_as(shown: MessageVersion, parts: render.MessageParts) -> bool:
+def reads_as(shown: MessageVersion, parts: MessageParts) -> bool:
     """Does this version of a message read as `parts`: content, the embed's texts, buttons?"""
     if shown.content != parts.content:
         return False

@@ -167,3 +167,64 @@ def test_the_cycle_finder_finds_a_made_up_cycle(tmp_path: Path) -> None:
     assert graph["pkg.server"] == {"pkg.parts", "pkg.leaf"}
     assert cycles(graph) == [["pkg.a", "pkg.b"], ["pkg.parts", "pkg.server"]]
     assert cycles({"x": {"x"}, "y": set()}) == [["x"]]
+
+
+# The UI in rooms (docs/architecture.md): kit/ and words/ serve every feature; a feature reaches
+# another only along these arrows, so each feature is one room with one door.
+FEATURES = ("table", "fair", "after_game", "boards", "tournament")
+SHARED = ("kit", "words")
+ALLOWED = {"table": {"fair", "after_game"}, "boards": {"after_game"}}
+
+
+def ui_room(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[2] if len(parts) > 3 and parts[:2] == ["bot", "ui"] else None
+
+
+def room_crossings() -> list[str]:
+    bad = []
+    for path in python_files("bot/ui"):
+        here = ui_room(".".join(path.relative_to(ROOT).with_suffix("").parts))
+        for module, line in imports(path):
+            there = ui_room(module)
+            if module == "bot.client" or module.startswith("cogs"):
+                bad.append(f"{where(path, line)} imports {module}")
+            if here is None or there is None or there == here or there in SHARED:
+                continue
+            if here in SHARED or there not in ALLOWED.get(here, set()):
+                bad.append(f"{where(path, line)} ({here}) imports {module} ({there})")
+    return bad
+
+
+def test_ui_rooms_import_only_along_their_arrows() -> None:
+    rooms = {
+        ui_room(".".join(p.relative_to(ROOT).with_suffix("").parts)) for p in python_files("bot/ui")
+    }
+    assert set(FEATURES) | set(SHARED) <= rooms, "a room of docs/architecture.md is missing"
+    assert room_crossings() == []
+
+
+def test_no_module_of_bot_sits_at_the_top_of_bot_ui() -> None:
+    # Every ui module lives in a room; bot/ui/__init__.py is the only file at the top.
+    assert [p.name for p in (ROOT / "bot" / "ui").glob("*.py")] == ["__init__.py"]
+
+
+def test_bot_has_no_import_cycle() -> None:
+    # Every import counts, those inside functions too; only `if TYPE_CHECKING:` blocks are left
+    # out (they never run).
+    graph = import_graph(ROOT, "bot", skip_type_checking=True)
+    assert graph.get("bot.client")
+    assert cycles(graph) == []
+
+
+def test_the_cycle_finder_skips_only_type_checking_blocks(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg import b\n"
+    )
+    (package / "b.py").write_text("def f():\n    from pkg import a\n")
+    graph = import_graph(tmp_path, "pkg", skip_type_checking=True)
+    assert graph["pkg.a"] == set() and graph["pkg.b"] == {"pkg.a"}
+    assert cycles(import_graph(tmp_path, "pkg")) == [["pkg.a", "pkg.b"]]

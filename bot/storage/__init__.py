@@ -13,7 +13,7 @@
 from bot.storage.database import Database, backup_database
 from bot.storage.errors import (
     SchemaTooNew,
-    StaleVersion,
+    StaleAppend,
     StorageError,
     TableNotFound,
     TableNotPlaying,
@@ -43,7 +43,7 @@ __all__ = [
     "ResultsRepository",
     "SchemaTooNew",
     "SqliteTableStore",
-    "StaleVersion",
+    "StaleAppend",
     "StorageError",
     "TableNotFound",
     "TableNotPlaying",

@@ -1,4 +1,4 @@
-"""The storage layer's errors. Those a `TableStore` raises to the table service (StaleVersion,
+"""The storage layer's errors. Those a `TableStore` raises to the table service (StaleAppend,
 TableNotFound, TableNotPlaying, under StoreConflict) are declared beside the store's interface, in
 bot/tables/records.py, so the service never imports storage; they are re-exported here. The rest
 are operational problems (a database newer than the code)."""
@@ -6,7 +6,7 @@ are operational problems (a database newer than the code)."""
 from __future__ import annotations
 
 from bot.tables.records import (
-    StaleVersion,
+    StaleAppend,
     StorageError,
     StoreConflict,
     TableNotFound,
@@ -15,7 +15,7 @@ from bot.tables.records import (
 
 __all__ = [
     "SchemaTooNew",
-    "StaleVersion",
+    "StaleAppend",
     "StorageError",
     "StoreConflict",
     "TableNotFound",

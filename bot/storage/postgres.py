@@ -10,7 +10,7 @@ migrations, the same tables, columns, keys and indexes with PostgreSQL's types.
   once apply each migration once.
 - Writes: one transaction per store method (READ COMMITTED). `append_action` locks the table's
   row (SELECT ... FOR UPDATE) before the version check, so of two processes appending the same
-  version, the second waits, then sees the new version and gets StaleVersion.
+  version, the second waits, then sees the new version and gets StaleAppend.
 - Reads: REPEATABLE READ, READ ONLY transactions: every query of one read sees one snapshot.
 - The unique partial index of migration 004 (one open table per channel) raises ChannelTaken.
 """
@@ -347,7 +347,7 @@ class PgTableStore:
         since: float | None = None,
         seats: list[SeatRecord | None] | None = None,
     ) -> None:
-        """Raises StaleVersion (nothing written) unless `version` is the stored version + 1,
+        """Raises StaleAppend (nothing written) unless `version` is the stored version + 1,
         TableNotFound, or TableNotPlaying when the table is in its lobby or finished. A
         cancelled caller does not abandon the transaction halfway: it completes."""
         check_result(table_id, result)

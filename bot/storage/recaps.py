@@ -8,8 +8,8 @@ recap of a week is due once it has ended; a process posts it only after `claim` 
 due after a restart. The claim also marks the week "being posted" (`posting_week`, with the
 time in `posting_at`) until `done`: a week claimed by a process that died before `done` is
 `pending` after the restart, and the scheduler reads the channel back for it before posting it
-(bot/ui/boards/recap.py), so a recap is neither doubled nor skipped. Only the latest ended week is ever
-due: a server that had the recap off for a month gets last week's, not four stale ones.
+(bot/ui/boards/recap.py), so a recap is neither doubled nor skipped. Only the latest ended
+week is ever due: a server that had the recap off for a month gets last week's, not four stale ones.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ The SQL is written once, with `?` placeholders, in a dialect PostgreSQL reads to
 
 Group commit (on by default): appends that queue up while the writer is busy go to the database
 together, in one transaction and one trip, each under its own SAVEPOINT, so one append's
-StaleVersion (or any error) undoes only that append, and each caller gets its own outcome. An
+StaleAppend (or any error) undoes only that append, and each caller gets its own outcome. An
 append alone goes at once (a batch of one). Measured in scripts/bench_storage.py: with 50
 tables appending at once, 5.2x the old five-trip path for one trip per append, 33x with group
 commit (the machine shared, best of 3 rounds); adopted for that.
@@ -37,7 +37,7 @@ from bot.tables.records import (
     ChannelTaken,
     GameResult,
     SeatRecord,
-    StaleVersion,
+    StaleAppend,
     TableNotFound,
     TableNotPlaying,
     TableRecord,
@@ -169,7 +169,7 @@ def check_append(table_id: int, row: Sequence[Any] | None, version: int) -> int:
         raise TableNotFound(table_id)
     stored, status, next_seq = row[0], row[1], row[2]
     if version != stored + 1:
-        raise StaleVersion(table_id, stored, version)
+        raise StaleAppend(table_id, stored, version)
     if status != "playing":
         raise TableNotPlaying(table_id, status)
     return int(next_seq)
@@ -306,7 +306,7 @@ class SqliteTableStore:
         since: float | None = None,
         seats: list[SeatRecord | None] | None = None,
     ) -> None:
-        """Raises StaleVersion (nothing written) unless `version` is the stored version + 1,
+        """Raises StaleAppend (nothing written) unless `version` is the stored version + 1,
         TableNotFound, or TableNotPlaying when the table is in its lobby or finished.
 
         At once on the event loop's connection when the database is free this instant

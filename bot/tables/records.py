@@ -21,7 +21,7 @@ class StoreConflict(StorageError):
     it on, finished it or closed it. Nothing was written; the caller reloads the table."""
 
 
-class StaleVersion(StoreConflict):
+class StaleAppend(StoreConflict):
     """An append carried a version that is not exactly the stored version + 1: someone else (a
     double click, a racing partner, a second process) already moved the table on. Nothing was
     written."""
@@ -191,7 +191,7 @@ class TableStore(Protocol):
         game) the same transaction records the finished game, its players, their statistics
         and ratings, and marks the table finished.
 
-        Raises StaleVersion (nothing written) unless `version` is the stored version + 1,
+        Raises StaleAppend (nothing written) unless `version` is the stored version + 1,
         TableNotFound, or TableNotPlaying when the table is in its lobby or finished. Once
         begun the write completes even if the caller is cancelled meanwhile (the caller's state
         already says it is written): the cancellation waits for it. How fast it goes is the

@@ -20,7 +20,7 @@ import pytest
 from bot.storage import (
     Database,
     SqliteTableStore,
-    StaleVersion,
+    StaleAppend,
     TableNotFound,
     TableNotPlaying,
 )
@@ -168,12 +168,12 @@ async def test_stale_version_is_rejected_and_writes_nothing(storage: Storage) ->
     await act(store, table, 0, "pass")
     before = await count_rows(storage)
     for version in (table.version, table.version + 2, 0, table.version - 1):
-        with pytest.raises(StaleVersion) as caught:
+        with pytest.raises(StaleAppend) as caught:
             await store.append_action(table.id, 1, "order", version)
         assert caught.value.stored == table.version and caught.value.given == version
     # A stale append carrying a game result records no game either.
     result = result_for(table, winner=0, ended_at=200.0)
-    with pytest.raises(StaleVersion):
+    with pytest.raises(StaleAppend):
         await store.append_action(table.id, 1, "play:AS", table.version, result)
     assert await count_rows(storage) == before
     assert await store.get_table(table.id) == table
@@ -188,7 +188,7 @@ async def test_racing_appends_of_one_version_apply_exactly_once(storage: Storage
         return_exceptions=True,
     )
     assert sum(o is None for o in outcomes) == 1
-    assert sum(isinstance(o, StaleVersion) for o in outcomes) == 3
+    assert sum(isinstance(o, StaleAppend) for o in outcomes) == 3
     stored = await store.get_table(table.id)
     assert stored is not None and len(stored.actions) == 1
     assert stored.version == table.version + 1
@@ -208,7 +208,7 @@ async def test_two_connections_like_two_processes_cannot_double_apply(storage: S
                 store_b.append_action(table.id, 1, f"b{step}", version),
                 return_exceptions=True,
             )
-            assert sorted(type(o).__name__ for o in outcomes) == ["NoneType", "StaleVersion"]
+            assert sorted(type(o).__name__ for o in outcomes) == ["NoneType", "StaleAppend"]
             table.version = version
         stored = await store_b.get_table(table.id)
         assert stored is not None and len(stored.actions) == 20 and stored.version == 21
@@ -285,7 +285,7 @@ async def test_finishing_append_records_the_game_once_with_ratings_and_stats(
         (6,)
     ]  # 3 x week+month
     # The same finishing append again (a retry after a lost answer) is stale: still one game.
-    with pytest.raises(StaleVersion):
+    with pytest.raises(StaleAppend):
         await store.append_action(table.id, 3, "play:AS", table.version, result)
     assert (await count_rows(storage))["games"] == 1
 
@@ -454,7 +454,7 @@ async def test_sigkill_before_or_after_the_finishing_commit(tmp_path: Path) -> N
         restored = await store.get_table(table.id)
         assert restored is not None
         assert (restored.status, restored.version) == ("finished", table.version + 1)
-        with pytest.raises(StaleVersion):
+        with pytest.raises(StaleAppend):
             await store.append_action(
                 table.id, 3, "play:AS", table.version + 1, result_for(table, 0, 500.0)
             )
@@ -495,7 +495,7 @@ async def test_group_commit_gives_each_queued_append_its_own_outcome(tmp_path: P
             return_exceptions=True,
         )
         assert outcomes[:4] == [None] * 4 and outcomes[5] is None
-        assert isinstance(outcomes[4], StaleVersion)
+        assert isinstance(outcomes[4], StaleAppend)
         stored = await loaded(store)
         for table in tables[:4]:
             assert stored[table.id].actions == [(0, "pass")]

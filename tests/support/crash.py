@@ -25,6 +25,7 @@ from bot.tables.results import build_result
 from bot.tables.service import Table
 from bot.texts import t
 from bot.ui.kit.custom_ids import parse_game_action
+from bot.ui.kit.message_parts import MessageParts
 from bot.ui.table import render
 from emulator import Channel, Emulator, Interaction, Message, SimulatedUser
 from tests.support.alone import table_answers
@@ -261,7 +262,7 @@ def rebuilt_table(record: TableRecord, notice: str | None = "table.notice.restor
     return table
 
 
-def shows(message_version: Any, expected: render.MessageParts) -> bool:
+def shows(message_version: Any, expected: MessageParts) -> bool:
     """Does this version of a table message show exactly `expected` (content and embed)?"""
     if message_version.content != expected.content:
         return False
@@ -820,7 +821,7 @@ class CrashScenario:
                 mark: int = mark,
                 record: TableRecord = record,
                 bots_move: bool = bots_move,
-                expected: render.MessageParts = expected,
+                expected: MessageParts = expected,
             ) -> bool:
                 new = m.versions[mark:]
                 if bots_move:  # the bot seats may move at once: a later state is fine

@@ -27,6 +27,7 @@ from bot.texts import n, t
 from bot.ui.kit.custom_ids import parse_game_action
 from bot.ui.table import render, table_picture
 from bot.ui.words.cards import card_text, cards_in_text
+from bot.ui.words.seats import seat_name
 from emulator import Channel, Emulator, Message, SimulatedUser
 from emulator.state import MessageVersion
 from tests.support import shown as shown_parts
@@ -442,9 +443,7 @@ class TableDriver:
         assert history, "the finished game was recorded"
         latest = history[0]
         assert latest.scores == tuple(game.scores) and latest.winner_team == game.winner
-        winners = " & ".join(
-            render.seat_name(table, s, None) for s in range(4) if s % 2 == game.winner
-        )
+        winners = " & ".join(seat_name(table, s, None) for s in range(4) if s % 2 == game.winner)
         assert winners in self.message.content and "Play again" in [
             b.label for b in self.message.buttons
         ]

@@ -12,6 +12,7 @@ from bot.tables.games import rules_for
 from bot.tables.records import SeatRecord, TableRecord
 from bot.tables.service import Table
 from bot.ui.kit.custom_ids import parse_game_action, parse_table_button
+from bot.ui.kit.message_parts import MessageParts
 from bot.ui.table import render
 from bot.ui.words.cards import card_text, cards_in_text
 
@@ -49,13 +50,13 @@ def make_table(
     )
 
 
-def items(parts: render.MessageParts) -> list[Any]:
+def items(parts: MessageParts) -> list[Any]:
     """The message's buttons and select menus (the lobby's turn timer is a menu)."""
     assert parts.view is not None
     return [getattr(item, "item", item) for item in parts.view.children]
 
 
-def buttons(parts: render.MessageParts) -> list[discord.ui.Button[Any]]:
+def buttons(parts: MessageParts) -> list[discord.ui.Button[Any]]:
     return [item for item in items(parts) if isinstance(item, discord.ui.Button)]
 
 
@@ -73,7 +74,7 @@ def play_out(table: Table, rng: random.Random, check_every: int = 1) -> int:
     return steps
 
 
-def texts_of(parts: render.MessageParts) -> list[str]:
+def texts_of(parts: MessageParts) -> list[str]:
     """Every string a reader of the message can see (custom ids included: clients receive them)."""
     out = [parts.content]
     if parts.embed is not None:
@@ -89,7 +90,7 @@ def texts_of(parts: render.MessageParts) -> list[str]:
     return out
 
 
-def check_discord_limits(parts: render.MessageParts) -> None:
+def check_discord_limits(parts: MessageParts) -> None:
     assert len(parts.content) <= 2000
     if parts.embed is not None:
         embed = parts.embed

@@ -14,7 +14,8 @@ from typing import Any
 
 from PIL import Image
 
-from bot.ui.table import render, table_picture
+from bot.ui.kit.message_parts import MessageParts
+from bot.ui.table import table_picture
 from emulator import Emulator
 from emulator.state import MessageVersion
 
@@ -86,7 +87,7 @@ def readable(shown: MessageVersion, *, drop_prefix: str = "", components: bool =
     return (content, _embed_texts(embed), rows)
 
 
-def rendered(parts: render.MessageParts, *, components: bool = True) -> Readable:
+def rendered(parts: MessageParts, *, components: bool = True) -> Readable:
     """The same reading of what the renderer draws."""
     embed = parts.embed.to_dict() if parts.embed is not None else None
     rows = None

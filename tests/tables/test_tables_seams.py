@@ -145,10 +145,10 @@ async def test_an_act_cancelled_during_its_write_is_stored_whole(storage: Storag
 
 
 def test_store_errors_are_declared_beside_the_store_protocol() -> None:
-    assert storage_package.StaleVersion is records.StaleVersion
+    assert storage_package.StaleAppend is records.StaleAppend
     assert storage_package.TableNotFound is records.TableNotFound
     assert storage_package.TableNotPlaying is records.TableNotPlaying
-    assert issubclass(records.StaleVersion, records.StoreConflict)
+    assert issubclass(records.StaleAppend, records.StoreConflict)
     assert issubclass(records.StoreConflict, storage_package.StorageError)
     assert not hasattr(records.TableStore, "append_action_at_once")
 

@@ -124,7 +124,7 @@ async def test_a_version_conflict_reloads_the_table_and_answers_as_stale(
     two_dbs: tuple[Database, Database],
 ) -> None:
     """Issue 14: two processes hold the same table (an old instance not yet gone); one plays,
-    the other's click carries the version it knows: the store refuses it (StaleVersion), the
+    the other's click carries the version it knows: the store refuses it (StaleAppend), the
     table is reloaded from storage and the click answered as stale (the player gets the table
     as it is now), and the next click applies."""
     service_a = service_on(two_dbs[0])

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from bot.client import CardTableBot
-from bot.ui.boards import leaderboard as ui
+from bot.ui.kit import answer
 from emulator import Emulator
 from tests.support.leaderboard import Recorder, people
 from tests.support.world import World
@@ -22,7 +22,7 @@ async def test_slow_answers_are_deferred_then_shown(
     running_bot: CardTableBot,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(ui, "ACK_DEADLINE", 0.05)
+    monkeypatch.setattr(answer, "ACK_DEADLINE", 0.05)
     db = running_bot.db
     assert db is not None
     recorder = Recorder(db)

@@ -7,11 +7,12 @@ from __future__ import annotations
 from bot.tables import alone
 from bot.texts import t
 from bot.ui.kit.custom_ids import parse_game_action, parse_table_button
+from bot.ui.kit.message_parts import MessageParts
 from bot.ui.table import render
 from tests.support.render import buttons, make_table
 
 
-def game_actions(parts: render.MessageParts) -> set[str]:
+def game_actions(parts: MessageParts) -> set[str]:
     out = set()
     for button in buttons(parts):
         parsed = parse_game_action(button.custom_id or "")
@@ -20,7 +21,7 @@ def game_actions(parts: render.MessageParts) -> set[str]:
     return out
 
 
-def verbs(parts: render.MessageParts) -> set[str]:
+def verbs(parts: MessageParts) -> set[str]:
     return {
         p.verb for b in buttons(parts) if (p := parse_table_button(b.custom_id or "")) is not None
     }

@@ -1,4 +1,4 @@
-"""The UI reaches the bot's collaborators through `bot_of(interaction)`, typed: the real
+"""The UI reaches the bot's collaborators through `host_of(interaction)`, typed: the real
 CardTableBot is found from an interaction it received, anything else is refused plainly, and
 the collaborators say so when read before setup_hook built them."""
 
@@ -13,7 +13,7 @@ import pytest
 
 from bot.client import CardTableBot
 from bot.settings import Settings
-from bot.ui.kit.bot_of import bot_of
+from bot.ui.kit.host import host_of
 
 
 @pytest.fixture
@@ -43,14 +43,14 @@ def click_on(client: discord.Client) -> discord.Interaction[Any]:
 async def test_bot_of_finds_the_card_table_bot_an_interaction_reached(
     bare_bot: CardTableBot,
 ) -> None:
-    assert bot_of(click_on(bare_bot)) is bare_bot
+    assert host_of(click_on(bare_bot)) is bare_bot
 
 
 async def test_bot_of_refuses_another_client() -> None:
     client = discord.Client(intents=discord.Intents.none())
     try:
         with pytest.raises(TypeError, match="reached a Client, not a CardTableBot"):
-            bot_of(click_on(client))
+            host_of(click_on(client))
     finally:
         await client.close()
 

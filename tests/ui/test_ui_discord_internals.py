@@ -1,4 +1,5 @@
-"""What the bot relies on below discord.py's documented API, pinned (bot/ui/kit/discord_internals.py).
+"""What the bot relies on below discord.py's documented API, pinned
+(bot/ui/kit/discord_internals.py).
 
 After a discord.py upgrade this file fails first, and each test names the internal that moved:
 the version range, the parameter builders and their payloads, the routes, the webhook adapter
@@ -28,10 +29,10 @@ from aiohttp import web
 from discord.ui.view import BaseView
 
 from bot.ui.kit import discord_internals as internals
-from bot.ui.kit.buttons import DYNAMIC_ITEMS, GameActionButton, TableButton, detach
 from bot.ui.kit.components import Buttons
 from bot.ui.kit.custom_ids import GAME_ACTION_TEMPLATE, TABLE_BUTTON_TEMPLATE
-from bot.ui.table.render import MessageParts
+from bot.ui.kit.message_parts import MessageParts, detach
+from bot.ui.table.buttons import DYNAMIC_ITEMS, GameActionButton, TableButton
 
 ROOT = Path(__file__).resolve().parents[2]
 INTERNALS = ROOT / "bot" / "ui" / "discord_internals.py"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import Database
-from bot.storage.errors import StaleVersion
+from bot.storage.errors import StaleAppend
 from bot.ui.kit.outage import OutageLog, is_storage_outage
 
 
@@ -63,5 +63,5 @@ async def test_only_driver_errors_raised_inside_storage_are_an_outage(tmp_path: 
         await db.close()
     assert is_storage_outage(raised.value)
     assert not is_storage_outage(sqlite3.OperationalError("raised outside storage"))
-    assert not is_storage_outage(StaleVersion(1, 2, 4))
+    assert not is_storage_outage(StaleAppend(1, 2, 4))
     assert not is_storage_outage(ValueError("a bug"))

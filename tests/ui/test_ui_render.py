@@ -199,8 +199,8 @@ def test_raw_button_rows_are_placed_as_a_view_places_them() -> None:
     """bot/ui/components.Buttons writes Discord's JSON itself: the same rows, in the same order,
     as discord.ui.View with the same buttons (a free row is the first with room), and a full
     row refuses another button as a View does."""
-    from bot.ui.kit.buttons import TableButton
     from bot.ui.kit.components import Buttons
+    from bot.ui.table.buttons import TableButton
 
     rows = [None, 2, None, None, 1, None, 2, None, 3, None]
     raw, view = Buttons(), discord.ui.View(timeout=None)

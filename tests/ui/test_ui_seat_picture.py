@@ -10,17 +10,18 @@ from PIL import Image
 
 from bot.pictures import samples
 from bot.tables.service import Table
+from bot.ui.kit.message_parts import MessageParts
 from bot.ui.table import render
 from bot.ui.table.seat_picture import FILENAME, UNKNOWN, SeatPictures, Shown
 
 
-def hand(table: Table, pictures: SeatPictures, seat: int = 0) -> render.MessageParts:
+def hand(table: Table, pictures: SeatPictures, seat: int = 0) -> MessageParts:
     parts = render.hand_message(table, seat, "pt-BR")
     parts.seat_scene = pictures.take(table, seat, "pt-BR")
     return parts
 
 
-async def attached(pictures: SeatPictures, parts: render.MessageParts, shown: Shown) -> None:
+async def attached(pictures: SeatPictures, parts: MessageParts, shown: Shown) -> None:
     await pictures.attach(parts, shown, wait=None)
 
 

@@ -25,19 +25,16 @@ from bot.tables.hand_record import HandRecordError, export_text, import_text
 from bot.tables.replay import Replay, ReplayStep, replay_steps
 from bot.tables.story import game_story, story_lines
 from bot.texts import n, t
-from bot.ui.boards.leaderboard import Answer, game_title, respond
-from bot.ui.kit.answer import locale_of, say
-from bot.ui.kit.bot_of import bot_of
+from bot.ui.kit.answer import Answer, locale_of, respond, say
 from bot.ui.kit.components import Buttons
 from bot.ui.kit.custom_ids import (
-    AfterGameId,
     after_game_id,
-    parse_after_game,
-    parse_ended_game,
 )
-from bot.ui.table.render import COLOURS, MessageParts
+from bot.ui.kit.host import host_of
+from bot.ui.kit.message_parts import COLOURS, MessageParts
 from bot.ui.words.events import event_sentence, team_name
 from bot.ui.words.game_log import UnreadableGame, replay, seat_namer
+from bot.ui.words.seats import game_title
 
 log = logging.getLogger(__name__)
 
@@ -232,7 +229,7 @@ async def _game(interaction: discord.Interaction[Any], game_id: int) -> Finished
     guild_id = interaction.guild_id
     if guild_id is None:
         return None
-    return await bot_of(interaction).results.finished_game(guild_id, game_id)
+    return await host_of(interaction).results.finished_game(guild_id, game_id)
 
 
 async def show_replay(
@@ -332,55 +329,3 @@ async def replay_record(interaction: discord.Interaction[Any], record: discord.A
         return MessageParts(content="", embed=embed, view=None, files=[file])
 
     await respond(interaction, work(), private=True)
-
-
-async def on_after_click(interaction: discord.Interaction[Any], custom_id: str) -> None:
-    parsed = parse_after_game(custom_id)
-    if parsed is None or interaction.guild_id is None:
-        await say(interaction, t("button.invalid", locale_of(interaction)))
-        return
-    await _dispatch(interaction, parsed)
-
-
-async def _dispatch(interaction: discord.Interaction[Any], parsed: AfterGameId) -> None:
-    verb = parsed.verb
-    if verb in ("step", "jump"):
-        await show_replay(interaction, parsed.game_id, parsed.step or 0, update=True)
-    elif verb == "open":
-        await show_replay(interaction, parsed.game_id, parsed.step or 0)
-    elif verb == "hand":
-        data: dict[str, Any] = dict(interaction.data or {})
-        values = data.get("values") or []
-        value = str(values[0]) if values else ""
-        if not value.isdigit() or len(value) > 5:
-            await say(interaction, t("button.invalid", locale_of(interaction)))
-            return
-        await show_replay(interaction, parsed.game_id, int(value), update=True)
-    elif verb == "export":
-        await send_record(interaction, parsed.game_id)
-    elif verb == "post":
-        await post_summary(interaction, parsed.game_id)
-    else:  # review: bot/ui/after_game/review.py (imported here: it builds on this module)
-        from bot.ui.after_game.review import review_play
-
-        await review_play(interaction, parsed.game_id)
-
-
-async def on_ended_click(interaction: discord.Interaction[Any], custom_id: str) -> None:
-    """A button of the end-of-game message: its table and start (or seed) name the game."""
-    parsed = parse_ended_game(custom_id)
-    guild_id = interaction.guild_id
-    if parsed is None or guild_id is None:
-        await say(interaction, t("button.invalid", locale_of(interaction)))
-        return
-    results = bot_of(interaction).results
-    if parsed.started_ms is not None:
-        game_id = await results.game_id_started(guild_id, parsed.table_id, parsed.started_ms)
-    else:
-        assert parsed.seed is not None
-        game_id = await results.game_id_for(guild_id, parsed.table_id, parsed.seed)
-    if game_id is None:
-        await say(interaction, t("history.log.missing", locale_of(interaction)))
-        return
-    verb = "open" if parsed.verb == "open" else parsed.verb
-    await _dispatch(interaction, AfterGameId(game_id, verb, 0 if verb == "open" else None))

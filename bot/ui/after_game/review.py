@@ -21,12 +21,12 @@ from bot.tables.replay import Replay
 from bot.tables.review import Decision, Review, review_game
 from bot.texts import n, t
 from bot.ui.after_game.replay import Rows, replay_of
-from bot.ui.boards.leaderboard import game_title
 from bot.ui.kit.answer import locale_of, say
-from bot.ui.kit.bot_of import bot_of
 from bot.ui.kit.custom_ids import after_game_id
-from bot.ui.table.render import COLOURS
+from bot.ui.kit.host import host_of
+from bot.ui.kit.message_parts import COLOURS
 from bot.ui.words.moves import move_text
+from bot.ui.words.seats import game_title
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +103,7 @@ async def review_play(interaction: discord.Interaction[Any], game_id: int) -> No
     if guild_id is None:
         await say(interaction, t("board.dm", locale))
         return
-    game = await bot_of(interaction).results.finished_game(guild_id, game_id)
+    game = await host_of(interaction).results.finished_game(guild_id, game_id)
     if game is None:
         await say(interaction, t("history.log.missing", locale))
         return

@@ -20,10 +20,9 @@ A game's log is replayed and rendered by bot.ui.words.game_log; this module show
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,15 +41,15 @@ from bot.tables.results import STATS
 from bot.texts import n, t
 from bot.ui.after_game.buttons import AfterGameButton
 from bot.ui.boards.seasons import season_board_message
-from bot.ui.kit.answer import locale_of, say, server_locale_of
-from bot.ui.kit.bot_of import bot_of
-from bot.ui.kit.buttons import KeyButton, detach
+from bot.ui.kit.answer import Answer, locale_of, respond, say, server_locale_of
+from bot.ui.kit.buttons import KeyButton
 from bot.ui.kit.custom_ids import after_game_id
-from bot.ui.table.public import send_kwargs
-from bot.ui.table.render import COLOURS, MessageParts
+from bot.ui.kit.host import host_of
+from bot.ui.kit.message_parts import COLOURS, MessageParts
 from bot.ui.words.events import team_name
 from bot.ui.words.game_log import UnreadableGame, log_pages, timestamp
 from bot.ui.words.names import shown_name
+from bot.ui.words.seats import game_title
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +57,6 @@ MIN_GAMES = 3  # games in the period before a player is ranked
 BOARD_PAGE_SIZE = 10
 HISTORY_PAGE_SIZE = 10  # two rows of five log buttons, a third row for the pages
 PERIODS: tuple[str, ...] = ("all", "month", "week")
-ACK_DEADLINE = 2.0  # seconds of work before deferring; Discord's limit is 3
 MAX_ID = 2**63 - 1
 TITLE_LIMIT = 256
 Style = discord.ButtonStyle
@@ -166,10 +164,6 @@ def _pager(
 
 
 # --- names and small pieces ---------------------------------------------------------------------
-
-
-def game_title(game: str, locale: str | None) -> str:
-    return t(f"game.{game}", locale)
 
 
 def title(text: str) -> str:
@@ -449,56 +443,6 @@ def log_message(game: FinishedGame, page: int, locale: str | None = None) -> Mes
 # --- answering ----------------------------------------------------------------------------------
 
 
-Answer = MessageParts | str
-
-
-async def respond(
-    interaction: discord.Interaction[Any],
-    work: Coroutine[Any, Any, Answer],
-    *,
-    update: bool = False,
-    private: bool = False,
-    deadline: float | None = None,
-) -> None:
-    """Run `work` and show what it returns: a message (`update`: in place of the clicked one,
-    callback 7; else a new one, private or public) or a private sentence. Work slower than
-    `deadline` (default ACK_DEADLINE) is acknowledged first (a deferred update, or "thinking"),
-    then shown. Every failure is logged and answered with an apology: the user never sees
-    "This interaction failed"."""
-    locale = locale_of(interaction)
-    task = asyncio.ensure_future(work)
-    try:
-        wait = ACK_DEADLINE if deadline is None else deadline
-        done, _ = await asyncio.wait({task}, timeout=wait)
-        if not done and not interaction.response.is_done():
-            try:
-                if update:
-                    await interaction.response.defer()
-                else:
-                    await interaction.response.defer(ephemeral=private, thinking=True)
-            except discord.HTTPException:
-                log.warning("could not defer interaction %s", interaction.id, exc_info=True)
-        answer = await task
-    except Exception:
-        log.exception("interaction %s failed", interaction.id)
-        await say(interaction, t("error.unexpected", locale))
-        return
-    if isinstance(answer, str):
-        await say(interaction, answer)
-        return
-    try:
-        if interaction.response.is_done():
-            await interaction.edit_original_response(**answer.kwargs())
-        elif update:
-            await interaction.response.edit_message(**answer.kwargs())
-        else:
-            await interaction.response.send_message(ephemeral=private, **send_kwargs(answer))
-    except discord.HTTPException:
-        log.warning("could not answer interaction %s", interaction.id, exc_info=True)
-    finally:
-        detach(answer.view)
-
-
 def server_name(interaction: discord.Interaction[Any]) -> str:
     guild = interaction.guild
     return guild.name if guild is not None and guild.name else t("board.this_server")
@@ -529,7 +473,7 @@ async def show_leaderboard(
     locale = server_locale_of(interaction)
 
     async def work() -> Answer:
-        bot = bot_of(interaction)
+        bot = host_of(interaction)
         if season is not None or period is None:
             seasons = bot.seasons
             if season is not None:
@@ -556,7 +500,7 @@ async def show_history(interaction: discord.Interaction[Any], game: str | None =
     locale = locale_of(interaction)
 
     async def work() -> Answer:
-        entries, page, more = await load_history(bot_of(interaction).results, guild_id, game, 0)
+        entries, page, more = await load_history(host_of(interaction).results, guild_id, game, 0)
         return history_message(entries, game, page, more, server_name(interaction), locale)
 
     await respond(interaction, work(), private=True)
@@ -578,7 +522,7 @@ async def on_board_click(interaction: discord.Interaction[Any], custom_id: str) 
 
     async def work() -> Answer:
         board = await load_board(
-            bot_of(interaction).results, guild_id, parsed.game, parsed.period, parsed.page
+            host_of(interaction).results, guild_id, parsed.game, parsed.period, parsed.page
         )
         return board_message(board, locale)
 
@@ -598,7 +542,7 @@ async def on_history_click(interaction: discord.Interaction[Any], custom_id: str
 
     async def work() -> Answer:
         entries, page, more = await load_history(
-            bot_of(interaction).results, guild_id, parsed.game, parsed.page
+            host_of(interaction).results, guild_id, parsed.game, parsed.page
         )
         return history_message(entries, parsed.game, page, more, server_name(interaction), locale)
 
@@ -618,7 +562,7 @@ async def on_log_click(interaction: discord.Interaction[Any], custom_id: str) ->
     locale = locale_of(interaction)
 
     async def work() -> Answer:
-        game = await bot_of(interaction).results.finished_game(guild_id, parsed.game_id)
+        game = await host_of(interaction).results.finished_game(guild_id, parsed.game_id)
         if game is None:
             return t("history.log.missing", locale)
         try:

@@ -30,11 +30,10 @@ from bot.pictures import render_pool
 from bot.pictures.charts import recap_chart_job
 from bot.storage.recaps import WEEK, RecapStore, WeekSummary, due_week, week_of
 from bot.texts import t
-from bot.ui.boards.leaderboard import game_title
+from bot.ui.kit.message_parts import MessageParts, send_kwargs
 from bot.ui.kit.read_back import posted_since
-from bot.ui.table.public import send_kwargs
-from bot.ui.table.render import MessageParts
 from bot.ui.words.names import shown_name
+from bot.ui.words.seats import game_title
 
 log = logging.getLogger(__name__)
 

@@ -3,18 +3,13 @@ final standings and champions, and the seasons lines of /stats."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 
 from bot.tables.seasons import Season, SeasonEntry
 from bot.texts import n, t
+from bot.ui.kit.message_parts import COLOURS, MessageParts
 from bot.ui.kit.read_back import posted_since
-from bot.ui.table.render import COLOURS, MessageParts
 from bot.ui.words.names import shown_name
-
-if TYPE_CHECKING:
-    from bot.client import CardTableBot
 
 BOARD_ROWS = 20  # a season board shows its top 20 (no pages)
 POST_ROWS = 10  # the end-of-season post lists the top 10
@@ -121,7 +116,7 @@ def stats_seasons_field(seasons: list[tuple[Season, SeasonEntry]], locale: str |
     return "\n".join(lines)
 
 
-async def season_end_posted(bot: CardTableBot, season: Season) -> bool:
+async def season_end_posted(bot: discord.Client, season: Season) -> bool:
     """Whether the season's final standings are in its channel already (a process that died
     after posting them, before marking them posted): this bot's message since the post began
     whose embed has the season's final title (unique: the season's game and number)."""
@@ -137,7 +132,7 @@ async def season_end_posted(bot: CardTableBot, season: Season) -> bool:
     )
 
 
-async def post_season_end(bot: CardTableBot, season: Season, entries: list[SeasonEntry]) -> None:
+async def post_season_end(bot: discord.Client, season: Season, entries: list[SeasonEntry]) -> None:
     """The keeper's announcer: the final standings in the channel where the season began, in
     the server's language. The champions are mentioned, and notified."""
     guild = bot.get_guild(season.guild_id)

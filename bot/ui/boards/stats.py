@@ -20,20 +20,14 @@ from bot.storage import PlayerStats, ResultsRepository
 from bot.storage.seasons import SeasonRepository
 from bot.texts import t
 from bot.ui.after_game.replay import Rows
-from bot.ui.boards.leaderboard import (
-    MIN_GAMES,
-    Answer,
-    game_title,
-    respond,
-    server_name,
-    stats_message,
-)
+from bot.ui.boards.leaderboard import MIN_GAMES, server_name, stats_message
 from bot.ui.boards.seasons import stats_seasons_field
-from bot.ui.kit.answer import locale_of, say
-from bot.ui.kit.bot_of import bot_of
+from bot.ui.kit.answer import Answer, locale_of, respond, say
 from bot.ui.kit.buttons import KeyButton
 from bot.ui.kit.custom_ids import POST_STATS_TEMPLATE, PostStatsId, parse_post_stats
-from bot.ui.table.render import MessageParts
+from bot.ui.kit.host import host_of
+from bot.ui.kit.message_parts import MessageParts
+from bot.ui.words.seats import game_title
 
 CHART = "stats.png"
 
@@ -109,7 +103,7 @@ async def show_stats(
         await say(interaction, t("stats.bot", locale))
         return
     name = getattr(target, "display_name", None) or target.name
-    bot = bot_of(interaction)
+    bot = host_of(interaction)
     work = stats_answer(
         bot.results, guild_id, target.id, name, server_name(interaction), game,
         locale, seasons=bot.seasons,
@@ -125,7 +119,7 @@ async def on_post_stats_click(interaction: discord.Interaction[Any], custom_id: 
         await say(interaction, t("button.invalid", locale_of(interaction)))
         return
     locale = str(interaction.guild_locale or locale_of(interaction))
-    bot = bot_of(interaction)
+    bot = host_of(interaction)
     work = stats_answer(
         bot.results, guild_id, parsed.user_id, None, server_name(interaction),
         parsed.game, locale, by=interaction.user.id, seasons=bot.seasons,

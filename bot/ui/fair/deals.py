@@ -22,10 +22,11 @@ from bot.tables.fair_check import DealCheck, check_hand
 from bot.tables.service import Table, TableService
 from bot.texts import t
 from bot.ui.kit.answer import locale_of, say
-from bot.ui.kit.bot_of import bot_of
 from bot.ui.kit.components import Buttons
 from bot.ui.kit.custom_ids import table_button_id
+from bot.ui.kit.host import host_of
 from bot.ui.words.game_log import replay, seat_namer
+from bot.ui.words.seats import seat_name
 
 log = logging.getLogger(__name__)
 
@@ -100,7 +101,6 @@ def add_buttons(buttons: Buttons, table: Table, locale: str | None) -> None:
 
 def deal_answer(table: Table, locale: str | None) -> str:
     """The 🔒 Deal answer: full commitments, the last hand revealed, how to check."""
-    from bot.ui.table.render import seat_name  # render draws the table message, which uses this
 
     fair = fair_view(table)
     if fair is None:
@@ -236,10 +236,9 @@ def verify_answer(check: DealCheck, name_of: Any, locale: str | None) -> str:
 async def verify(interaction: discord.Interaction[Any], game_id: int | None, hand: int) -> None:
     """`/verify`: a finished game's hand (by its number in /history), or, without a game, a
     finished hand of this channel's table."""
-    from bot.ui.table.render import seat_name
 
     locale = locale_of(interaction)
-    bot = bot_of(interaction)
+    bot = host_of(interaction)
     if game_id is None:
         table = bot.table_service.in_channel(interaction.channel_id or 0)
         if table is None or table.game is None:

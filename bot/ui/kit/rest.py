@@ -22,7 +22,7 @@ import discord
 from bot.ui.kit import discord_internals as internals
 
 if TYPE_CHECKING:
-    from bot.ui.table.render import MessageParts
+    from bot.ui.kit.message_parts import MessageParts
 
 log = logging.getLogger(__name__)
 

@@ -48,8 +48,8 @@ from bot.tables.service import CHANGE_CLOSED, Table, TableService
 from bot.tables.table import CHANGE_PING
 from bot.texts import t
 from bot.ui.kit import rest
-from bot.ui.kit.buttons import detach
 from bot.ui.kit.card_emojis import CardEmojis
+from bot.ui.kit.message_parts import MessageParts, detach
 from bot.ui.table import render
 from bot.ui.table.seat_picture import UNKNOWN, SeatPictures, Shown
 
@@ -83,7 +83,7 @@ class _Hand:
     wake: asyncio.Event | None = None  # set while the worker rests between paced edits
 
 
-def fingerprint(parts: render.MessageParts) -> int:
+def fingerprint(parts: MessageParts) -> int:
     """What the reader sees and can do. A disabled button's custom id (its version) is left out:
     it cannot be clicked, so a new version of it changes nothing for the reader."""
     items: list[tuple[Any, ...]] = []
@@ -155,7 +155,7 @@ class LiveHands:
         interaction: discord.Interaction[Any],
         table_id: int,
         message_id: int,
-        parts: render.MessageParts,
+        parts: MessageParts,
         *,
         acquired: float,
     ) -> None:

@@ -38,7 +38,7 @@ from bot.tables.errors import TableError
 from bot.tables.service import Table, TableService
 from bot.ui.kit import rest
 from bot.ui.kit.budget import GlobalBudget, Priority
-from bot.ui.kit.buttons import detach
+from bot.ui.kit.message_parts import MessageParts, detach, send_kwargs
 from bot.ui.table import render
 from bot.ui.table.table_pens import TablePens
 from bot.ui.table.table_picture import TablePictures, wants_picture
@@ -71,22 +71,6 @@ def shown_key(table: Table) -> ShownKey:
     )
 
 
-def send_kwargs(parts: render.MessageParts) -> dict[str, Any]:
-    """For a new message: absent parts are left out instead of cleared. It notifies nobody:
-    the turn line's mention is for reading; the turn ping is the one message that notifies."""
-    out: dict[str, Any] = {
-        "content": parts.content or None,
-        "allowed_mentions": discord.AllowedMentions.none(),
-    }
-    if parts.embed is not None:
-        out["embed"] = parts.embed
-    if parts.view is not None:
-        out["view"] = parts.view
-    if parts.files:
-        out["files"] = parts.files
-    return out
-
-
 _UNKNOWN = object()  # no ping sent since start-up: whatever the table wants is sent
 
 
@@ -110,7 +94,8 @@ class PublicMessages:
         pens: TablePens | None = None,
     ) -> None:
         self._client = client
-        # The tokens that may edit table messages off the global budget (bot/ui/table/table_pens.py).
+        # The tokens that may edit table messages off the global budget
+        # (bot/ui/table/table_pens.py).
         self.pens = pens if pens is not None else TablePens(time.time)
         # False: every table edit on the channel route and the budget, no renewal by clicks
         # (a test of that route; the benchmark's "before").
@@ -161,9 +146,7 @@ class PublicMessages:
             return True
         return channel.permissions_for(guild.me).attach_files
 
-    async def draw(
-        self, table: Table, *, picture: bool = True
-    ) -> tuple[ShownKey, render.MessageParts]:
+    async def draw(self, table: Table, *, picture: bool = True) -> tuple[ShownKey, MessageParts]:
         """The table message for the table's current state, with its picture (if the table
         wants one, the bot may attach it and `picture`). The state is read under the table's
         lock (never a state whose write is still on its way); the picture is drawn after, in a
@@ -378,9 +361,7 @@ class PublicMessages:
         if table.closed:
             self._forget(table)
 
-    async def _edit_with_pen(
-        self, table: Table, message_id: int, parts: render.MessageParts
-    ) -> bool:
+    async def _edit_with_pen(self, table: Table, message_id: int, parts: MessageParts) -> bool:
         """Edit through the token that posted the message, if it lives; False: it does not,
         or Discord refused it (the token died, the message is gone): the channel route then
         edits, or finds the message gone and posts it again."""

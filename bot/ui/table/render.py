@@ -8,15 +8,13 @@ The public message is drawn from `game.view(None)` only, and a hand message from
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import discord
 
 from bot.engine.common import team_of
-from bot.pictures.scene import SeatScene
 from bot.tables import alone
-from bot.tables.bot_moves import DEFAULT_LEVEL, LEVELS
+from bot.tables.bot_moves import LEVELS
 from bot.tables.lobby import LOBBY_RULES
 from bot.tables.service import Table
 from bot.tables.settings import SETTINGS, setting_of
@@ -25,71 +23,18 @@ from bot.texts import n, t
 from bot.ui.fair import deals as fair_deal
 from bot.ui.kit.components import Buttons
 from bot.ui.kit.custom_ids import ended_game_at, game_action_id, table_button_id
+from bot.ui.kit.message_parts import COLOURS, MessageParts
 from bot.ui.table.table_picture import URL as PICTURE_URL
 from bot.ui.table.table_picture import wants_picture
 from bot.ui.words.cards import card_text, cards_text, suit_text
 from bot.ui.words.events import cards_line, event_sentence, team_name
-from bot.ui.words.names import shown_name
+from bot.ui.words.seats import game_title, position_name, seat_mention, seat_name
 
 LOG_LINES = 6
-COLOURS = {"euchre": discord.Colour.dark_green(), "truco": discord.Colour.dark_red()}
 Style = discord.ButtonStyle
 
 
-@dataclass
-class MessageParts:
-    content: str
-    embed: discord.Embed | None
-    view: Buttons | discord.ui.View | None  # a View only for the leaderboard's messages
-    # The table version a hand message was drawn for (live hands compare it); None otherwise.
-    version: int | None = None
-    # The message's attachments (its picture); None leaves attachments alone on an edit.
-    files: list[discord.File] | None = None
-    # A hand message's own picture: what it is drawn from (taken with the text, under the same
-    # lock; None: the table shows no pictures), and the key of the picture the message shows
-    # once these parts are sent (None: none). Set by SeatPictures.attach.
-    seat_scene: SeatScene | None = None
-    picture: tuple[Any, ...] | None = None
-
-    def kwargs(self) -> dict[str, Any]:
-        """For send / edit calls: None values clear the embed or the buttons on an edit."""
-        out: dict[str, Any] = {
-            "content": self.content,
-            "embed": self.embed,
-            "view": self.view,
-        }
-        if self.files is not None:
-            out["attachments"] = self.files
-        return out
-
-
 # --- names --------------------------------------------------------------------------------------
-
-
-def position_name(table: Table, position: int, locale: str | None) -> str:
-    seat = table.seats[position]
-    if seat is None:
-        return t("table.empty_seat", locale)
-    if seat.is_bot:
-        level = t(f"bot.level.{seat.level or DEFAULT_LEVEL}", locale)
-        return t("table.bot_name.level", locale, number=position + 1, level=level)
-    return shown_name(seat.name)
-
-
-def seat_name(table: Table, seat: int, locale: str | None) -> str:
-    return position_name(table, table.position_of_seat(seat), locale)
-
-
-def seat_mention(table: Table, seat: int, locale: str | None) -> str:
-    """A mention for a human (notified), the name for a bot."""
-    player = table.player_at(seat)
-    if player.is_bot or player.user_id is None:
-        return seat_name(table, seat, locale)
-    return f"<@{player.user_id}>"
-
-
-def game_title(game: str, locale: str | None) -> str:
-    return t(f"game.{game}", locale)
 
 
 def jump_url(table: Table) -> str | None:

@@ -33,7 +33,7 @@ from bot.texts import t
 from bot.ui.table.table_picture import wants_picture
 
 if TYPE_CHECKING:
-    from bot.ui.table.render import MessageParts
+    from bot.ui.kit.message_parts import MessageParts
 
 log = logging.getLogger(__name__)
 

@@ -22,9 +22,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import re
 import time
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any, TypeVar
 
 import discord
@@ -44,23 +43,21 @@ from bot.tables.records import HouseRules
 from bot.tables.service import CHANGE_RESTORED, Table, TableService
 from bot.tables.settings import BY_NAME
 from bot.texts import t
-from bot.ui.after_game.buttons import DYNAMIC_ITEMS as AFTER_GAME_ITEMS
-from bot.ui.boards.leaderboard import DYNAMIC_ITEMS as BOARD_ITEMS
-from bot.ui.boards.stats import DYNAMIC_ITEMS as STATS_ITEMS
 from bot.ui.fair.deals import FAIR_VERBS, on_fair_button
 from bot.ui.kit import rest
 from bot.ui.kit.answer import locale_of, say
 from bot.ui.kit.budget import GlobalBudget, Priority
-from bot.ui.kit.buttons import DYNAMIC_ITEMS, detach
 from bot.ui.kit.card_emojis import CardEmojis
 from bot.ui.kit.components import Buttons
 from bot.ui.kit.custom_ids import parse_game_action, parse_table_button, table_button_id
 from bot.ui.kit.discord_internals import template_of
+from bot.ui.kit.message_parts import MessageParts, detach, send_kwargs
 from bot.ui.kit.outage import OutageLog, is_storage_outage
 from bot.ui.kit.translator import command_text
 from bot.ui.table import render
+from bot.ui.table.buttons import DYNAMIC_ITEMS
 from bot.ui.table.live_hands import LiveHands
-from bot.ui.table.public import PublicMessages, send_kwargs
+from bot.ui.table.public import PublicMessages
 from bot.ui.table.seat_picture import SeatPictures, Shown
 from bot.ui.table.table_pens import TablePens
 
@@ -89,7 +86,7 @@ async def locked_hand(
     emojis: CardEmojis,
     note: str | None = None,
     pictures: SeatPictures | None = None,
-) -> render.MessageParts:
+) -> MessageParts:
     """A hand message drawn under the table's lock: never a state whose write is on its way
     (a bot may be moving at this very moment). With `pictures`, the scene of the seat's picture
     is taken under the same lock (drawn afterwards, by `SeatPictures.attach`)."""
@@ -112,8 +109,12 @@ class TableUI:
         clock: Callable[[], float] = time.time,
         budget: GlobalBudget | None = None,
         house_rules: HouseRulesStore | None = None,
+        button_families: Sequence[type[discord.ui.DynamicItem[Any]]] = DYNAMIC_ITEMS,
     ) -> None:
         self.client = client
+        # Every button family the bot registers (bot/client.py): a click on any other id is
+        # answered as not valid by `on_interaction`.
+        self._templates = [template_of(item) for item in button_families]
         self.service = service
         # The servers' house rules (/settings): what new tables start with (None: none).
         self.house_rules = house_rules
@@ -274,9 +275,7 @@ class TableUI:
             log.warning("could not defer interaction %s", interaction.id, exc_info=True)
 
     @staticmethod
-    async def update_message(
-        interaction: discord.Interaction[Any], parts: render.MessageParts
-    ) -> None:
+    async def update_message(interaction: discord.Interaction[Any], parts: MessageParts) -> None:
         """Show `parts` in the message whose button was clicked (type 7, or an edit through the
         token after a deferral)."""
         try:
@@ -303,7 +302,7 @@ class TableUI:
 
             shown = self._picture_on(interaction, parsed.table_id)
 
-            async def act() -> render.MessageParts:
+            async def act() -> MessageParts:
                 try:
                     result = await self.service.act(
                         parsed.table_id,
@@ -421,7 +420,7 @@ class TableUI:
             label=t("table.leave.button", locale),
             style=discord.ButtonStyle.danger,
         )
-        parts = render.MessageParts(
+        parts = MessageParts(
             content=t("table.leave.confirm_last" if last else "table.leave.confirm", locale),
             embed=None,
             view=buttons,
@@ -453,7 +452,7 @@ class TableUI:
         if (
             message is not None
             and custom_id in _component_ids(message.components)
-            and any(p.fullmatch(custom_id) for p in _templates())
+            and any(p.fullmatch(custom_id) for p in self._templates)
         ):
             return  # dispatched to the DynamicItem, which answers
         await say(interaction, t("button.invalid", locale_of(interaction)))
@@ -493,7 +492,7 @@ class TableUI:
         self,
         interaction: discord.Interaction[Any],
         table_id: int,
-        parts: render.MessageParts,
+        parts: MessageParts,
         acquired: float,
     ) -> None:
         """The clicked message (a hand) now shows `parts`: its token keeps it live."""
@@ -504,7 +503,7 @@ class TableUI:
 
     async def _hand_for(
         self, table: Table, user_id: int, locale: str, shown: Shown, coming_back: bool = False
-    ) -> render.MessageParts:
+    ) -> MessageParts:
         """The player's hand; "Show my hand" from a player a bot covers for takes the seat back
         (one click)."""
         if table.game is None:
@@ -519,7 +518,7 @@ class TableUI:
 
     async def _hand_parts(
         self, table: Table, seat: int, locale: str, shown: Shown, note: str | None = None
-    ) -> render.MessageParts:
+    ) -> MessageParts:
         """The seat's hand message with its picture, for a message that shows `shown` now."""
         pictures = self.seat_pictures
         parts = await locked_hand(table, seat, locale, self.card_emojis, note, pictures)
@@ -758,13 +757,6 @@ def chosen_settings(
     if ping_after is not None:
         chosen["ping_after"] = ping_after.value
     return chosen
-
-
-def _templates() -> list[re.Pattern[str]]:
-    """The custom_id templates of every button the bot sends (tables, leaderboard, history,
-    after the game, /stats)."""
-    items = DYNAMIC_ITEMS + BOARD_ITEMS + AFTER_GAME_ITEMS + STATS_ITEMS
-    return [template_of(item) for item in items]
 
 
 def _component_ids(components: Any) -> set[str]:

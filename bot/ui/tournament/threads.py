@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import io
-from typing import TYPE_CHECKING, Literal
+from collections.abc import Awaitable, Callable
+from typing import Literal
 
 import discord
 
@@ -15,17 +16,18 @@ from bot.tables.tournament_records import TournamentRecord
 from bot.texts import t
 from bot.ui.tournament.standings import standings_picture, standings_text
 
-if TYPE_CHECKING:
-    from bot.client import CardTableBot
-
 THREAD_ARCHIVE_MINUTES: Literal[1440] = 1440
 
 
 class TournamentUI:
     """bot.tables.tournament_service.Host on Discord."""
 
-    def __init__(self, bot: CardTableBot) -> None:
+    def __init__(
+        self, bot: discord.Client, *, show_table: Callable[[Table], Awaitable[None]]
+    ) -> None:
         self.bot = bot
+        # The table room posts a table's message (bot/ui/table/public.py); handed in by the bot.
+        self._show_table = show_table
 
     def _locale(self, guild_id: int) -> str | None:
         guild = self.bot.get_guild(guild_id)
@@ -52,7 +54,7 @@ class TournamentUI:
 
     async def show_table(self, table: Table) -> None:
         if table.message_id is None:  # its message, posted in the thread (mentions the turn)
-            await self.bot.table_ui.public.repost(table)
+            await self._show_table(table)
 
     async def post_standings(self, record: TournamentRecord, state: Tournament, rnd: int) -> None:
         locale = self._locale(record.guild_id)
