@@ -39,3 +39,14 @@ def test_every_path_named_exists() -> None:
     assert named, "the page names no module"
     missing = sorted(path for path in named if not (ROOT / path).exists())
     assert missing == []
+
+
+def test_every_module_of_bot_is_named() -> None:
+    # The page is the map of bot/: a module it does not name is one nobody can find from it.
+    modules = sorted(
+        str(path.relative_to(ROOT))
+        for path in (ROOT / "bot").rglob("*.py")
+        if path.name != "__init__.py"
+    )
+    named = set(re.findall(r"`(bot/[\w/]+\.py)`", DOC))
+    assert modules and [m for m in modules if m not in named] == []

@@ -45,7 +45,7 @@ from bot.tables.settings import BY_NAME
 from bot.texts import t
 from bot.ui.fair.deals import FAIR_VERBS, on_fair_button
 from bot.ui.kit import rest
-from bot.ui.kit.answer import locale_of, say
+from bot.ui.kit.answer import failed, in_time, locale_of, say
 from bot.ui.kit.budget import GlobalBudget, Priority
 from bot.ui.kit.card_emojis import CardEmojis
 from bot.ui.kit.components import Buttons
@@ -185,26 +185,10 @@ class TableUI:
         except TableError as error:
             await say(interaction, self.error_text(error, locale))
         except Exception as error:
-            if rest.is_too_late(error):
-                log.warning(
-                    "interaction %s at table %s answered too late (10062 Unknown interaction)",
-                    interaction.id,
-                    table_id,
-                )
-                return
-            if rest.is_transport_error(error):
-                # The answer itself could not travel (already sent again once where that is
-                # safe): nothing can reach the user now, and it is no bug of ours to trace.
-                log.warning(
-                    "interaction %s at table %s not answered: %r", interaction.id, table_id, error
-                )
-                return
-            if is_storage_outage(error):
-                # Logged as one outage (start, a count, end), not a traceback per click.
+            outage = is_storage_outage(error)
+            if outage:  # logged as one outage (start, a count, end), not a traceback per click
                 self.outage.refused(error, f"interaction at table {table_id}")
-            else:
-                log.exception("interaction %s failed at table %s", interaction.id, table_id)
-            await say(interaction, t("error.unexpected", locale))
+            await failed(interaction, error, f"table {table_id}", logged=outage)
 
     def _offer_token(
         self, interaction: discord.Interaction[Any], table_id: int, received: float
@@ -234,45 +218,13 @@ class TableUI:
         The work runs in this task, with a timer for the deadline, rather than in a task of its
         own: under load every hop between tasks waits a full turn of the event loop, and the
         answer to a click is what must not wait."""
-        loop = asyncio.get_running_loop()
-        timeout = self.ack_deadline if by is None else max(0.0, by - loop.time())
-        if timeout <= 0:
-            # No time budget at all: acknowledge first, whatever the work (which may well
-            # finish in the same turn of the event loop).
-            try:
-                await self._acknowledge(interaction, ephemeral_thinking)
-            except BaseException:
-                work.close()  # never started: not left unawaited
-                raise
-            return await work
-        deferral: asyncio.Task[None] | None = None
-
-        def late() -> None:
-            nonlocal deferral
-            if not interaction.response.is_done():
-                deferral = asyncio.ensure_future(self._acknowledge(interaction, ephemeral_thinking))
-
-        timer = loop.call_later(timeout, late)
-        try:
-            return await work
-        finally:
-            timer.cancel()
-            if deferral is not None:
-                await deferral  # the answer after it goes through the token
-
-    @staticmethod
-    async def _acknowledge(interaction: discord.Interaction[Any], thinking: bool) -> None:
-        if interaction.response.is_done():
-            return
-        try:
-            if thinking:
-                await interaction.response.defer(ephemeral=True, thinking=True)
-            elif interaction.type is discord.InteractionType.component:
-                await rest.defer_update(interaction)
-            else:
-                await interaction.response.defer()
-        except discord.HTTPException:
-            log.warning("could not defer interaction %s", interaction.id, exc_info=True)
+        return await in_time(
+            interaction,
+            work,
+            deadline=self.ack_deadline,
+            by=by,
+            thinking="private" if ephemeral_thinking else None,
+        )
 
     @staticmethod
     async def update_message(interaction: discord.Interaction[Any], parts: MessageParts) -> None:
