@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 from discord import app_commands
 from discord.app_commands import Choice
@@ -11,13 +9,8 @@ from discord.ext import commands
 
 from bot.client import CardTableBot
 from bot.ui.kit.translator import command_text
+from bot.ui.table.command_options import chosen_options, descriptions, game_choices
 from bot.ui.table.table_ui import chosen_settings, setting_choices
-
-
-def _choices(option: str, values: tuple[Any, ...]) -> list[Choice[Any]]:
-    return [
-        Choice(name=command_text(f"cmd.euchre.{option}.{value}"), value=value) for value in values
-    ]
 
 
 class Euchre(commands.GroupCog, group_name="euchre", group_description=command_text("cmd.euchre")):
@@ -27,26 +20,14 @@ class Euchre(commands.GroupCog, group_name="euchre", group_description=command_t
 
     @app_commands.command(name="new", description=command_text("cmd.euchre.new"))
     @app_commands.describe(
-        target=command_text("cmd.euchre.target"),
-        alone=command_text("cmd.euchre.alone"),
-        lead=command_text("cmd.euchre.lead"),
-        stick_the_dealer=command_text("cmd.euchre.stick_the_dealer"),
-        deck=command_text("cmd.euchre.deck"),
-        joker=command_text("cmd.euchre.joker"),
-        seating=command_text("cmd.euchre.seating"),
-        match=command_text("cmd.euchre.match"),
+        **descriptions("euchre"),
         turn_timer=command_text("cmd.new.turn_timer"),
         pings=command_text("cmd.new.pings"),
         ping_after=command_text("cmd.new.ping_after"),
         pictures=command_text("cmd.option.pictures"),
     )
     @app_commands.choices(
-        target=_choices("target", (10, 7, 5)),
-        alone=_choices("alone", ("anyone", "maker")),
-        lead=_choices("lead", ("left_of_loner", "left_of_dealer")),
-        deck=_choices("deck", (24, 28, 32)),
-        seating=_choices("seating", ("random", "draw")),
-        match=_choices("match", ("game", "rubber")),
+        **game_choices("euchre"),
         turn_timer=setting_choices("turn_timer"),
         ping_after=setting_choices("ping_after"),
     )
@@ -66,21 +47,19 @@ class Euchre(commands.GroupCog, group_name="euchre", group_description=command_t
         pictures: bool | None = None,
         ping_after: Choice[int] | None = None,
     ) -> None:
-        options: dict[str, Any] = {}
-        for name, choice in (
-            ("target", target),
-            ("alone", alone),
-            ("lead", lead),
-            ("deck", deck),
-            ("seating", seating),
-            ("match", match),
-        ):
-            if choice is not None:
-                options[name] = choice.value
-        if stick_the_dealer is not None:
-            options["stick_the_dealer"] = stick_the_dealer
-        if joker is not None:
-            options["joker"] = joker
+        options = chosen_options(
+            "euchre",
+            {
+                "target": target,
+                "alone": alone,
+                "lead": lead,
+                "stick_the_dealer": stick_the_dealer,
+                "deck": deck,
+                "joker": joker,
+                "seating": seating,
+                "match": match,
+            },
+        )
         settings = chosen_settings(turn_timer, pings, pictures, ping_after)
         await self.bot.table_ui.create_table(interaction, "euchre", options, settings)
 

@@ -21,15 +21,9 @@ from bot.texts import t
 from bot.ui.kit.answer import locale_of, say
 from bot.ui.kit.translator import command_text
 from bot.ui.table import render
+from bot.ui.table.command_options import GAMES, descriptions, settings_choices
 from bot.ui.table.table_ui import chosen_settings, setting_choices
 from bot.ui.words.seats import game_title
-
-GAMES = ("euchre", "truco")
-TARGETS = (("euchre", (10, 7, 5)), ("truco", (12, 24, 6)))
-
-
-def _choices(option: str, values: tuple[Any, ...]) -> list[Choice[Any]]:
-    return [Choice(name=command_text(f"cmd.euchre.{option}.{v}"), value=v) for v in values]
 
 
 def rules_line(game: str, house: HouseRules, locale: str | None) -> str:
@@ -51,14 +45,7 @@ class Settings(commands.Cog):
     @app_commands.command(name="settings", description=command_text("cmd.settings"))
     @app_commands.describe(
         game=command_text("cmd.settings.game"),
-        target=command_text("cmd.euchre.target"),
-        alone=command_text("cmd.euchre.alone"),
-        lead=command_text("cmd.euchre.lead"),
-        stick_the_dealer=command_text("cmd.euchre.stick_the_dealer"),
-        deck=command_text("cmd.euchre.deck"),
-        joker=command_text("cmd.euchre.joker"),
-        seating=command_text("cmd.euchre.seating"),
-        match=command_text("cmd.euchre.match"),
+        **descriptions("euchre"),
         coberta=command_text("cmd.truco.coberta"),
         turn_timer=command_text("cmd.new.turn_timer"),
         pings=command_text("cmd.new.pings"),
@@ -67,16 +54,7 @@ class Settings(commands.Cog):
     )
     @app_commands.choices(
         game=[Choice(name=command_text(f"game.{g}"), value=g) for g in GAMES],
-        target=[
-            Choice(name=command_text(f"cmd.{game}.target.{v}"), value=v)
-            for game, values in TARGETS
-            for v in values
-        ],
-        alone=_choices("alone", ("anyone", "maker")),
-        lead=_choices("lead", ("left_of_loner", "left_of_dealer")),
-        deck=_choices("deck", (24, 28, 32)),
-        seating=_choices("seating", ("random", "draw")),
-        match=_choices("match", ("game", "rubber")),
+        **settings_choices(),
         turn_timer=setting_choices("turn_timer"),
     )
     @app_commands.guild_only()
@@ -105,25 +83,22 @@ class Settings(commands.Cog):
         assert guild_id is not None  # guild_only
         assert self.bot.db is not None
         store = HouseRulesStore(self.bot.db)
-        options: dict[str, Any] = {
-            name: choice.value
-            for name, choice in (
-                ("target", target),
-                ("alone", alone),
-                ("lead", lead),
-                ("deck", deck),
-                ("seating", seating),
-                ("match", match),
-            )
-            if choice is not None
+        given: dict[str, Choice[Any] | bool | None] = {
+            "target": target,
+            "alone": alone,
+            "lead": lead,
+            "stick_the_dealer": stick_the_dealer,
+            "deck": deck,
+            "joker": joker,
+            "seating": seating,
+            "match": match,
+            "coberta": coberta,
         }
-        for name, flag in (
-            ("stick_the_dealer", stick_the_dealer),
-            ("joker", joker),
-            ("coberta", coberta),
-        ):
-            if flag is not None:
-                options[name] = flag
+        options = {
+            name: value.value if isinstance(value, Choice) else value
+            for name, value in given.items()
+            if value is not None
+        }
         settings = chosen_settings(turn_timer, pings, pictures)
         if game is None:
             if options or settings or reset:

@@ -45,7 +45,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.storage import Database, ResultsRepository, SqliteTableStore, StaleVersion
+from bot.storage import Database, ResultsRepository, SqliteTableStore, StaleAppend
 from bot.storage.database import execute, fetch_one
 from bot.storage.periods import period_start
 from bot.storage.results import (
@@ -171,7 +171,7 @@ class LegacyStore(SqliteTableStore):
             assert row is not None
             stored, _status, next_seq = row
             if version != stored + 1:
-                raise StaleVersion(table_id, stored, version)
+                raise StaleAppend(table_id, stored, version)
             await execute(
                 conn,
                 "INSERT INTO table_actions (table_id, seq, seat, action) VALUES (?, ?, ?, ?)",

@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from bot.tables import bot_moves
@@ -121,13 +124,24 @@ class Lobby:
         self._host.changed(table, CHANGE_LOBBY)
         return table
 
+    @asynccontextmanager
+    async def _verb(self, table_id: int, change: str) -> AsyncIterator[_Verb]:
+        """The shape of every verb: the table, under its lock, checked open; once the body has
+        stored its change (and the lock is released), the listeners hear `verb.change`. A body
+        that raises stores nothing and tells nobody."""
+        table = self._host.get(table_id)
+        verb = _Verb(table, change)
+        async with table.lock:
+            check_open(table)
+            yield verb
+        self._host.changed(table, verb.change)
+
     async def join(
         self, table_id: int, user_id: int, name: str, position: int | None = None
     ) -> Table:
         """Sit down: at `position`, or the first free one. A bot's seat may be taken over."""
-        table = self._host.get(table_id)
-        async with table.lock:
-            check_open(table)
+        async with self._verb(table_id, CHANGE_LOBBY) as verb:
+            table = verb.table
             check_lobby(table)
             current = table.position_of(user_id)
             seats = list(table.record.seats)
@@ -150,16 +164,14 @@ class Lobby:
                 seats[current] = None  # moving to another seat
             seats[position] = SeatRecord(user_id, name)
             await save_lobby(self._host, table, seats)
-        self._host.changed(table, CHANGE_LOBBY)
         return table
 
     async def leave(self, table_id: int, user_id: int) -> Table:
         """Get up. In the lobby the seat is free again; mid-game a bot takes the seat (it
         remembers who left) and the game goes on — when nobody is left the table closes; after
         a game the seat is free for the next one."""
-        table = self._host.get(table_id)
-        async with table.lock:
-            check_open(table)
+        async with self._verb(table_id, CHANGE_LOBBY) as verb:
+            table = verb.table
             position = table.position_of(user_id)
             if position is None:
                 raise NotSeated(table)
@@ -167,21 +179,20 @@ class Lobby:
             if table.status == "lobby":
                 seats[position] = None
                 await save_lobby(self._host, table, seats)
-                change = CHANGE_LOBBY
+                verb.change = CHANGE_LOBBY
             elif table.status == "playing":
                 seats[position] = bot_seat(position, level=TAKEOVER_LEVEL, left_user_id=user_id)
                 if not any(s is not None and not s.is_bot for s in seats):
                     await self._host.close_table(table)
-                    change = CHANGE_CLOSED
+                    verb.change = CHANGE_CLOSED
                 else:
                     await save_seats(self._host, table, seats)
-                    change = CHANGE_SEATS
+                    verb.change = CHANGE_SEATS
             else:
                 seats[position] = None
                 ready = [u for u in table.record.ready if u != user_id]
                 await save_seats(self._host, table, seats, ready=ready)
-                change = CHANGE_SEATS
-        self._host.changed(table, change)
+                verb.change = CHANGE_SEATS
         return table
 
     async def change_setting(
@@ -190,9 +201,8 @@ class Lobby:
         """The host sets a table setting to `value` (as its text, from the lobby's menu) or, with
         no value (a button), moves it to its next value (in the lobby)."""
         setting = BY_NAME.get(name)
-        table = self._host.get(table_id)
-        async with table.lock:
-            check_open(table)
+        async with self._verb(table_id, CHANGE_LOBBY) as verb:
+            table = verb.table
             check_lobby(table)
             if user_id != table.host_id:
                 raise NotHost(table)
@@ -209,7 +219,6 @@ class Lobby:
                 except BaseException:
                     record.options = options
                     raise
-                self._host.changed(table, CHANGE_LOBBY)
                 return table
             previous = record.settings
             if value is None:
@@ -224,7 +233,6 @@ class Lobby:
             except BaseException:
                 record.settings = previous
                 raise
-        self._host.changed(table, CHANGE_LOBBY)
         return table
 
     async def add_bot(
@@ -239,8 +247,7 @@ class Lobby:
         table = self._host.get(table_id)
         if level not in bot_moves.LEVELS:
             raise UnknownBotLevel(table)
-        async with table.lock:
-            check_open(table)
+        async with self._verb(table_id, CHANGE_LOBBY):
             check_lobby(table)
             if user_id != table.host_id and table.position_of(user_id) is None:
                 raise NotSeated(table)
@@ -254,30 +261,26 @@ class Lobby:
             seats = list(table.record.seats)
             seats[position] = bot_seat(position, level=level)
             await save_lobby(self._host, table, seats)
-        self._host.changed(table, CHANGE_LOBBY)
         return table
 
     async def start(self, table_id: int, user_id: int) -> Table:
         """The host starts the game once four seats are filled."""
-        table = self._host.get(table_id)
-        async with table.lock:
-            check_open(table)
+        async with self._verb(table_id, CHANGE_STARTED) as verb:
+            table = verb.table
             check_lobby(table)
             if user_id != table.host_id:
                 raise NotHost(table)
             if not table.is_full:
                 raise SeatsNotFilled(table)
             await start_game(self._host, table)
-        self._host.changed(table, CHANGE_STARTED)
         return table
 
     async def play_again(self, table_id: int, user_id: int) -> Table:
         """The ready check of a finished table: a seated player is ready for the next game,
         which starts once every seated human is (bots always are) and the four seats are
         filled."""
-        table = self._host.get(table_id)
-        async with table.lock:
-            check_open(table)
+        async with self._verb(table_id, CHANGE_STARTED) as verb:
+            table = verb.table
             if table.status != "finished":
                 raise NotFinished(table)
             if table.position_of(user_id) is None:
@@ -287,18 +290,16 @@ class Lobby:
             ready = [*table.record.ready, user_id]
             if table.is_full and set(table.humans()) <= set(ready):
                 await start_game(self._host, table)
-                change = CHANGE_STARTED
+                verb.change = CHANGE_STARTED
             else:
                 await save_seats(self._host, table, list(table.seats), ready=ready)
-                change = CHANGE_SEATS
-        self._host.changed(table, change)
+                verb.change = CHANGE_SEATS
         return table
 
     async def start_now(self, table_id: int, user_id: int) -> Table:
         """The host starts the next game with the ready players; bots sit in the other seats."""
-        table = self._host.get(table_id)
-        async with table.lock:
-            check_open(table)
+        async with self._verb(table_id, CHANGE_STARTED) as verb:
+            table = verb.table
             if table.status != "finished":
                 raise NotFinished(table)
             if user_id != table.host_id:
@@ -311,15 +312,13 @@ class Lobby:
                 for position, seat in enumerate(table.seats)
             ]
             await start_game(self._host, table, seats)
-        self._host.changed(table, CHANGE_STARTED)
         return table
 
     async def seat_player(self, table_id: int, host_id: int, user_id: int, name: str) -> int:
         """The host gives a bot's seat in the running game to a person who joins: the seat a
         player left (theirs first), else any bot seat. Returns the lobby position."""
-        table = self._host.get(table_id)
-        async with table.lock:
-            check_open(table)
+        async with self._verb(table_id, CHANGE_SEATS) as verb:
+            table = verb.table
             if table.status != "playing":
                 raise NotPlaying(table)
             if host_id != table.host_id:
@@ -334,14 +333,12 @@ class Lobby:
             seats = list(table.seats)
             seats[position] = SeatRecord(user_id, name)
             await save_seats(self._host, table, seats)
-        self._host.changed(table, CHANGE_SEATS)
         return position
 
     async def back(self, table_id: int, user_id: int) -> Table:
         """A player whose turns a bot has been playing takes the seat back ("I'm back")."""
-        table = self._host.get(table_id)
-        async with table.lock:
-            check_open(table)
+        async with self._verb(table_id, CHANGE_SEATS) as verb:
+            table = verb.table
             position = table.position_of(user_id)
             if position is None:
                 raise NotSeated(table)
@@ -351,32 +348,33 @@ class Lobby:
             seats = list(table.seats)
             seats[position] = dataclasses.replace(seat, missed=0, away=False)
             await save_seats(self._host, table, seats)
-        self._host.changed(table, CHANGE_SEATS)
         return table
 
     async def cancel(self, table_id: int, user_id: int) -> Table:
         """The host closes a table still in its lobby."""
-        table = self._host.get(table_id)
-        async with table.lock:
-            check_open(table)
+        async with self._verb(table_id, CHANGE_CLOSED) as verb:
+            table = verb.table
             check_lobby(table)
             if user_id != table.host_id:
                 raise NotHost(table)
             await self._host.close_table(table)
-        self._host.changed(table, CHANGE_CLOSED)
         return table
 
     async def end(self, table_id: int, user_id: int, *, can_manage: bool = False) -> Table:
         """`/table end`: the host, or a member allowed to manage the server, closes the table in
         any state. An unfinished game is not recorded."""
-        table = self._host.get(table_id)
-        async with table.lock:
-            check_open(table)
+        async with self._verb(table_id, CHANGE_CLOSED) as verb:
+            table = verb.table
             if user_id != table.host_id and not can_manage:
                 raise NotAllowedToEnd(table)
             await self._host.close_table(table)
-        self._host.changed(table, CHANGE_CLOSED)
         return table
+
+
+@dataclass
+class _Verb:
+    table: Table
+    change: str  # what the listeners hear (a verb whose outcome varies sets it)
 
 
 def bot_seat(position: int, **more: Any) -> SeatRecord:
