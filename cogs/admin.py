@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from bot.client import CardTableBot
 from bot.texts import n, t
+from bot.ui.kit.answer import respond, say
 from bot.ui.kit.translator import command_text
 
 
@@ -25,21 +26,24 @@ class Admin(commands.Cog):
     ) -> None:
         locale = str(interaction.locale)
         if not await self.bot.is_owner(interaction.user):
-            await interaction.response.send_message(t("error.not_owner", locale), ephemeral=True)
+            await say(interaction, t("error.not_owner", locale))
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        if scope == "global":
-            synced = await self.bot.tree.sync()
-        else:
-            if interaction.guild is None:
-                await interaction.followup.send(t("error.dm", locale), ephemeral=True)
-                return
-            self.bot.tree.copy_global_to(guild=interaction.guild)
-            synced = await self.bot.tree.sync(guild=interaction.guild)
-        count = n("plural.commands", locale, len(synced))
-        await interaction.followup.send(
-            t("sync.done", locale, count=count, scope=scope), ephemeral=True
-        )
+        if scope == "server" and interaction.guild is None:
+            await say(interaction, t("error.dm", locale))
+            return
+
+        async def work() -> str:
+            if scope == "global":
+                synced = await self.bot.tree.sync()
+            else:
+                assert interaction.guild is not None
+                self.bot.tree.copy_global_to(guild=interaction.guild)
+                synced = await self.bot.tree.sync(guild=interaction.guild)
+            count = n("plural.commands", locale, len(synced))
+            return t("sync.done", locale, count=count, scope=scope)
+
+        # Syncing takes a while: "thinking" at once, then the sentence.
+        await respond(interaction, work(), private=True, deadline=0)
 
 
 async def setup(bot: CardTableBot) -> None:

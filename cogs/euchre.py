@@ -9,8 +9,14 @@ from discord.ext import commands
 
 from bot.client import CardTableBot
 from bot.ui.kit.translator import command_text
-from bot.ui.table.command_options import chosen_options, descriptions, game_choices
-from bot.ui.table.table_ui import chosen_settings, setting_choices
+from bot.ui.table.command_options import (
+    chosen_options,
+    chosen_settings,
+    descriptions,
+    game_choices,
+    setting_descriptions,
+    settings_with_choices,
+)
 
 
 class Euchre(commands.GroupCog, group_name="euchre", group_description=command_text("cmd.euchre")):
@@ -21,15 +27,11 @@ class Euchre(commands.GroupCog, group_name="euchre", group_description=command_t
     @app_commands.command(name="new", description=command_text("cmd.euchre.new"))
     @app_commands.describe(
         **descriptions("euchre"),
-        turn_timer=command_text("cmd.new.turn_timer"),
-        pings=command_text("cmd.new.pings"),
-        ping_after=command_text("cmd.new.ping_after"),
-        pictures=command_text("cmd.option.pictures"),
+        **setting_descriptions(),
     )
     @app_commands.choices(
         **game_choices("euchre"),
-        turn_timer=setting_choices("turn_timer"),
-        ping_after=setting_choices("ping_after"),
+        **settings_with_choices(),
     )
     async def new(
         self,

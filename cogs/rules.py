@@ -10,6 +10,8 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from bot.texts import t
+from bot.ui.kit.answer import show
+from bot.ui.kit.message_parts import MessageParts
 from bot.ui.kit.translator import command_text
 from bot.ui.words.rules_text import rules_text
 
@@ -31,7 +33,7 @@ class Rules(commands.Cog):
             description=rules_text(game.value, options, locale),
             colour=discord.Colour.dark_green(),
         )
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await show(interaction, MessageParts(content="", embed=embed, view=None), private=True)
 
     def _table_options(self, interaction: discord.Interaction, game: str) -> dict[str, Any] | None:
         """The options of this channel's table of `game`, if there is one."""

@@ -21,8 +21,14 @@ from bot.texts import t
 from bot.ui.kit.answer import locale_of, say
 from bot.ui.kit.translator import command_text
 from bot.ui.table import render
-from bot.ui.table.command_options import GAMES, descriptions, settings_choices
-from bot.ui.table.table_ui import chosen_settings, setting_choices
+from bot.ui.table.command_options import (
+    GAMES,
+    chosen_settings,
+    descriptions,
+    setting_descriptions,
+    settings_choices,
+    settings_with_choices,
+)
 from bot.ui.words.seats import game_title
 
 
@@ -47,15 +53,13 @@ class Settings(commands.Cog):
         game=command_text("cmd.settings.game"),
         **descriptions("euchre"),
         coberta=command_text("cmd.truco.coberta"),
-        turn_timer=command_text("cmd.new.turn_timer"),
-        pings=command_text("cmd.new.pings"),
-        pictures=command_text("cmd.option.pictures"),
+        **setting_descriptions("turn_timer", "pings", "pictures"),
         reset=command_text("cmd.settings.reset"),
     )
     @app_commands.choices(
         game=[Choice(name=command_text(f"game.{g}"), value=g) for g in GAMES],
         **settings_choices(),
-        turn_timer=setting_choices("turn_timer"),
+        **settings_with_choices("turn_timer"),
     )
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)

@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
@@ -59,14 +60,14 @@ class Skill:
 NEW_PLAYER = Skill(DEFAULT_MU, DEFAULT_SIGMA)
 
 
-def rated_user_ids(players: list[PlayerResult]) -> set[int]:
+def rated_user_ids(players: Sequence[PlayerResult]) -> set[int]:
     """The humans whose rating this game moves: not bots, and seated exactly once."""
     seats_of = Counter(p.user_id for p in players if not p.is_bot and p.user_id is not None)
     return {user_id for user_id, seats in seats_of.items() if seats == 1}
 
 
 def rate_game(
-    players: list[PlayerResult], winner_team: int, current: dict[int, Skill]
+    players: Sequence[PlayerResult], winner_team: int, current: dict[int, Skill]
 ) -> dict[int, Skill]:
     """The new skill of every rated user of a finished two-team game.
 

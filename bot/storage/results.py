@@ -21,13 +21,15 @@ from __future__ import annotations
 import json
 import math
 import time
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot.storage.database import Reader, ReadStore
 from bot.storage.periods import PERIODS, period_start
 from bot.storage.ratings import display_from_ordinal, display_rating
 from bot.storage.recording import decode_actions
+from bot.tables.records import GameResult, PlayerResult
 
 MAX_PAGE_SIZE = 100
 
@@ -135,38 +137,21 @@ class HistoryEntry:
 
 
 @dataclass(frozen=True)
-class FinishedPlayer:
-    seat: int
-    team: int
-    user_id: int | None
-    is_bot: bool
-    name: str
+class FinishedPlayer(PlayerResult):
+    """A player of a stored game: their result, whether they won, and their shown ratings."""
+
     won: bool
-    stats: dict[str, int]
     rating_before: int | None  # shown ratings; None for bots and unrated seats
     rating_after: int | None
 
 
 @dataclass(frozen=True)
-class FinishedGame:
-    """Everything stored about one finished game: enough to replay it into a hand-by-hand log."""
+class FinishedGame(GameResult):
+    """A stored game: its result (`GameResult`, as written when it ended) with its id, and its
+    players as stored. Enough to replay it into a hand-by-hand log."""
 
-    id: int
-    guild_id: int
-    channel_id: int
-    table_id: int
-    game: str
-    options: dict[str, Any]
-    seed: int
-    first_dealer: int | None
-    actions: list[tuple[int, str]]
-    started_at: float
-    ended_at: float
-    hands_played: int
-    scores: tuple[int, int]
-    winner_team: int
-    margin: int | None
-    players: list[FinishedPlayer]
+    players: Sequence[FinishedPlayer]
+    id: int = field(kw_only=True)
 
 
 class ResultsRepository:

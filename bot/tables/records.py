@@ -8,6 +8,7 @@ The service depends on `TableStore` only; `bot.storage.SqliteTableStore` and
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -144,7 +145,7 @@ class GameResult:
     scores: tuple[int, int]
     winner_team: int
     margin: int | None  # euchre rubber margin (E22), else None
-    players: list[PlayerResult]
+    players: Sequence[PlayerResult]
     # The winning team of each game played, in order: one entry for a single game, two or more
     # for a match (truco best of 3/5, euchre's rubber). Counted per game when the server says.
     game_winners: tuple[int, ...] = ()

@@ -9,6 +9,7 @@ from typing import Any
 from discord import app_commands
 from discord.app_commands import Choice
 
+from bot.tables.settings import BY_NAME
 from bot.ui.kit.translator import command_text
 
 GAMES = ("euchre", "truco")
@@ -28,6 +29,13 @@ CHOICES: dict[str, dict[str, tuple[Any, ...]]] = {
 FLAGS: dict[str, tuple[str, ...]] = {
     "euchre": ("stick_the_dealer", "joker"),
     "truco": ("coberta",),
+}
+# The table settings every new-table command offers, with their descriptions.
+SETTINGS = {
+    "turn_timer": "cmd.new.turn_timer",
+    "pings": "cmd.new.pings",
+    "ping_after": "cmd.new.ping_after",
+    "pictures": "cmd.option.pictures",
 }
 # Values a new truco table leaves unsaid (its stored options name only what differs).
 UNSAID: dict[str, dict[str, Any]] = {"truco": {"coberta": False, "match": 1}}
@@ -79,3 +87,44 @@ def chosen_options(game: str, given: Mapping[str, Choice[Any] | bool | None]) ->
             continue
         options[name] = chosen
     return options
+
+
+def setting_choices(name: str) -> list[Choice[int]]:
+    """A table setting's values as slash-command choices (`/euchre new turn_timer:`)."""
+    return [
+        Choice(name=command_text(f"settings.{name}.{value}"), value=value)
+        for value in BY_NAME[name].values
+    ]
+
+
+def chosen_settings(
+    turn_timer: Choice[int] | None,
+    pings: bool | None,
+    pictures: bool | None,
+    ping_after: Choice[int] | None = None,
+) -> dict[str, Any]:
+    """The table settings given as command options (the others take their defaults)."""
+    chosen: dict[str, Any] = {}
+    if turn_timer is not None:
+        chosen["turn_timer"] = turn_timer.value
+    if pings is not None:
+        chosen["pings"] = pings
+    if pictures is not None:
+        chosen["pictures"] = pictures
+    if ping_after is not None:
+        chosen["ping_after"] = ping_after.value
+    return chosen
+
+
+def setting_descriptions(*names: str) -> dict[str, app_commands.locale_str]:
+    """For `@app_commands.describe(**setting_descriptions())`: every setting, or those named."""
+    return {name: command_text(key) for name, key in SETTINGS.items() if not names or name in names}
+
+
+def settings_with_choices(*names: str) -> dict[str, list[Choice[int]]]:
+    """For `@app_commands.choices(**settings_with_choices())`: the settings chosen from a list."""
+    return {
+        name: setting_choices(name)
+        for name in ("turn_timer", "ping_after")
+        if not names or name in names
+    }

@@ -41,7 +41,6 @@ from bot.tables.errors import (
 )
 from bot.tables.records import HouseRules
 from bot.tables.service import CHANGE_RESTORED, Table, TableService
-from bot.tables.settings import BY_NAME
 from bot.texts import t
 from bot.ui.fair.deals import FAIR_VERBS, on_fair_button
 from bot.ui.kit import rest
@@ -53,7 +52,6 @@ from bot.ui.kit.custom_ids import parse_game_action, parse_table_button, table_b
 from bot.ui.kit.discord_internals import template_of
 from bot.ui.kit.message_parts import MessageParts, detach, send_kwargs
 from bot.ui.kit.outage import OutageLog, is_storage_outage
-from bot.ui.kit.translator import command_text
 from bot.ui.table import render
 from bot.ui.table.buttons import DYNAMIC_ITEMS
 from bot.ui.table.live_hands import LiveHands
@@ -682,33 +680,6 @@ def left_key(status: str, table: Table) -> str:
     if status == "playing":
         return "table.left"  # a bot plays the seat; the result counts for the others
     return "table.left.after_game"  # the ready check: the seat is free for the next game
-
-
-def setting_choices(name: str) -> list[discord.app_commands.Choice[int]]:
-    """A table setting's values as slash-command choices (`/euchre new turn_timer:`)."""
-    return [
-        discord.app_commands.Choice(name=command_text(f"settings.{name}.{value}"), value=value)
-        for value in BY_NAME[name].values
-    ]
-
-
-def chosen_settings(
-    turn_timer: discord.app_commands.Choice[int] | None,
-    pings: bool | None,
-    pictures: bool | None,
-    ping_after: discord.app_commands.Choice[int] | None = None,
-) -> dict[str, Any]:
-    """The table settings given as command options (the others take their defaults)."""
-    chosen: dict[str, Any] = {}
-    if turn_timer is not None:
-        chosen["turn_timer"] = turn_timer.value
-    if pings is not None:
-        chosen["pings"] = pings
-    if pictures is not None:
-        chosen["pictures"] = pictures
-    if ping_after is not None:
-        chosen["ping_after"] = ping_after.value
-    return chosen
 
 
 def _component_ids(components: Any) -> set[str]:
