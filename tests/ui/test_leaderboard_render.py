@@ -13,15 +13,14 @@ import pytest
 from bot.client import CardTableBot
 from bot.storage import FinishedGame, FinishedPlayer, GameKindRecord, PlayerStats
 from bot.texts import t
-from bot.ui.boards.leaderboard import (
+from bot.ui.boards.leaderboard import log_message, stats_message
+from bot.ui.kit.custom_ids import (
     BoardId,
     HistoryId,
     LogId,
-    log_message,
     parse_board_id,
     parse_history_id,
     parse_log_id,
-    stats_message,
 )
 from bot.ui.words.game_log import LOG_PAGE_CHARS, log_pages, paginate
 from tests.support.leaderboard import play_out

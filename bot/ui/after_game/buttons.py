@@ -13,7 +13,7 @@ from bot.texts import t
 from bot.ui.after_game.replay import post_summary, send_record, show_replay
 from bot.ui.after_game.review import review_play
 from bot.ui.kit.answer import locale_of, say
-from bot.ui.kit.buttons import KeyButton
+from bot.ui.kit.buttons import KeyButton, parsed_click
 from bot.ui.kit.custom_ids import (
     AFTER_GAME_TEMPLATE,
     ENDED_GAME_TEMPLATE,
@@ -38,9 +38,10 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (AfterGameButton,
 
 
 async def on_after_click(interaction: discord.Interaction[Any], custom_id: str) -> None:
-    parsed = parse_after_game(custom_id)
-    if parsed is None or interaction.guild_id is None:
-        await say(interaction, t("button.invalid", locale_of(interaction)))
+    parsed = await parsed_click(
+        interaction, custom_id, parse_after_game, outside_server="button.invalid"
+    )
+    if parsed is None:
         return
     await _dispatch(interaction, parsed)
 
@@ -69,10 +70,11 @@ async def _dispatch(interaction: discord.Interaction[Any], parsed: AfterGameId) 
 
 async def on_ended_click(interaction: discord.Interaction[Any], custom_id: str) -> None:
     """A button of the end-of-game message: its table and start (or seed) name the game."""
-    parsed = parse_ended_game(custom_id)
+    parsed = await parsed_click(
+        interaction, custom_id, parse_ended_game, outside_server="button.invalid"
+    )
     guild_id = interaction.guild_id
     if parsed is None or guild_id is None:
-        await say(interaction, t("button.invalid", locale_of(interaction)))
         return
     results = host_of(interaction).results
     if parsed.started_ms is not None:

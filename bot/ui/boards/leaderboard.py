@@ -21,9 +21,7 @@ A game's log is replayed and rendered by bot.ui.words.game_log; this module show
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -42,8 +40,19 @@ from bot.texts import n, t
 from bot.ui.after_game.buttons import AfterGameButton
 from bot.ui.boards.seasons import season_board_message
 from bot.ui.kit.answer import Answer, locale_of, respond, say, server_locale_of
-from bot.ui.kit.buttons import KeyButton
-from bot.ui.kit.custom_ids import after_game_id
+from bot.ui.kit.buttons import KeyButton, parsed_click
+from bot.ui.kit.custom_ids import (
+    BOARD_TEMPLATE,
+    HISTORY_TEMPLATE,
+    LOG_TEMPLATE,
+    BoardId,
+    HistoryId,
+    LogId,
+    after_game_id,
+    parse_board_id,
+    parse_history_id,
+    parse_log_id,
+)
 from bot.ui.kit.host import host_of
 from bot.ui.kit.message_parts import COLOURS, MessageParts
 from bot.ui.words.events import team_name
@@ -57,72 +66,8 @@ MIN_GAMES = 3  # games in the period before a player is ranked
 BOARD_PAGE_SIZE = 10
 HISTORY_PAGE_SIZE = 10  # two rows of five log buttons, a third row for the pages
 PERIODS: tuple[str, ...] = ("all", "month", "week")
-MAX_ID = 2**63 - 1
 TITLE_LIMIT = 256
 Style = discord.ButtonStyle
-
-# --- custom ids ---------------------------------------------------------------------------------
-
-_PAGE = r"(?P<page>0|[1-9][0-9]{0,4})"
-BOARD_ID = re.compile(rf"lb:(?P<game>euchre|truco):(?P<period>all|month|week):{_PAGE}")
-HISTORY_ID = re.compile(rf"hi:(?P<game>euchre|truco|all):{_PAGE}")
-LOG_ID = re.compile(r"hl:(?P<game_id>[1-9][0-9]{0,18})(?::(?P<page>0|[1-9][0-9]{0,4}))?")
-
-BOARD_TEMPLATE = r"lb:(?P<rest>.{0,97})"
-HISTORY_TEMPLATE = r"hi:(?P<rest>.{0,97})"
-LOG_TEMPLATE = r"hl:(?P<rest>.{0,97})"
-
-
-@dataclass(frozen=True)
-class BoardId:
-    game: str
-    period: str
-    page: int
-
-    def __str__(self) -> str:
-        return f"lb:{self.game}:{self.period}:{self.page}"
-
-
-@dataclass(frozen=True)
-class HistoryId:
-    game: str | None  # None: both games
-    page: int
-
-    def __str__(self) -> str:
-        return f"hi:{self.game or 'all'}:{self.page}"
-
-
-@dataclass(frozen=True)
-class LogId:
-    game_id: int
-    page: int | None  # None: open the log in a new message
-
-    def __str__(self) -> str:
-        return f"hl:{self.game_id}" if self.page is None else f"hl:{self.game_id}:{self.page}"
-
-
-def parse_board_id(custom_id: str) -> BoardId | None:
-    match = BOARD_ID.fullmatch(custom_id)
-    if match is None:
-        return None
-    return BoardId(match["game"], match["period"], int(match["page"]))
-
-
-def parse_history_id(custom_id: str) -> HistoryId | None:
-    match = HISTORY_ID.fullmatch(custom_id)
-    if match is None:
-        return None
-    game = match["game"]
-    return HistoryId(None if game == "all" else game, int(match["page"]))
-
-
-def parse_log_id(custom_id: str) -> LogId | None:
-    match = LOG_ID.fullmatch(custom_id)
-    if match is None or int(match["game_id"]) > MAX_ID:
-        return None
-    page = match["page"]
-    return LogId(int(match["game_id"]), None if page is None else int(page))
-
 
 # --- buttons ------------------------------------------------------------------------------------
 
@@ -510,11 +455,8 @@ async def show_history(interaction: discord.Interaction[Any], game: str | None =
 
 
 async def on_board_click(interaction: discord.Interaction[Any], custom_id: str) -> None:
-    parsed = parse_board_id(custom_id)
+    parsed = await parsed_click(interaction, custom_id, parse_board_id, outside_server="board.dm")
     if parsed is None:
-        await say(interaction, t("button.invalid", locale_of(interaction)))
-        return
-    if await _refuse_outside_servers(interaction):
         return
     guild_id = interaction.guild_id
     assert guild_id is not None
@@ -530,11 +472,8 @@ async def on_board_click(interaction: discord.Interaction[Any], custom_id: str) 
 
 
 async def on_history_click(interaction: discord.Interaction[Any], custom_id: str) -> None:
-    parsed = parse_history_id(custom_id)
+    parsed = await parsed_click(interaction, custom_id, parse_history_id, outside_server="board.dm")
     if parsed is None:
-        await say(interaction, t("button.invalid", locale_of(interaction)))
-        return
-    if await _refuse_outside_servers(interaction):
         return
     guild_id = interaction.guild_id
     assert guild_id is not None
@@ -551,11 +490,8 @@ async def on_history_click(interaction: discord.Interaction[Any], custom_id: str
 
 async def on_log_click(interaction: discord.Interaction[Any], custom_id: str) -> None:
     """`hl:{id}` opens the log in a new private message; `hl:{id}:{page}` turns its pages."""
-    parsed = parse_log_id(custom_id)
+    parsed = await parsed_click(interaction, custom_id, parse_log_id, outside_server="board.dm")
     if parsed is None:
-        await say(interaction, t("button.invalid", locale_of(interaction)))
-        return
-    if await _refuse_outside_servers(interaction):
         return
     guild_id = interaction.guild_id
     assert guild_id is not None

@@ -23,7 +23,7 @@ from bot.ui.after_game.replay import Rows
 from bot.ui.boards.leaderboard import MIN_GAMES, server_name, stats_message
 from bot.ui.boards.seasons import stats_seasons_field
 from bot.ui.kit.answer import Answer, locale_of, respond, say
-from bot.ui.kit.buttons import KeyButton
+from bot.ui.kit.buttons import KeyButton, parsed_click
 from bot.ui.kit.custom_ids import POST_STATS_TEMPLATE, PostStatsId, parse_post_stats
 from bot.ui.kit.host import host_of
 from bot.ui.kit.message_parts import MessageParts
@@ -113,10 +113,11 @@ async def show_stats(
 
 async def on_post_stats_click(interaction: discord.Interaction[Any], custom_id: str) -> None:
     """Post to channel: the same record, public, in the server's language, by the asker."""
-    parsed = parse_post_stats(custom_id)
+    parsed = await parsed_click(
+        interaction, custom_id, parse_post_stats, outside_server="button.invalid"
+    )
     guild_id = interaction.guild_id
     if parsed is None or guild_id is None:
-        await say(interaction, t("button.invalid", locale_of(interaction)))
         return
     locale = str(interaction.guild_locale or locale_of(interaction))
     bot = host_of(interaction)

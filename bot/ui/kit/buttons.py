@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Any, Self
+from collections.abc import Callable
+from typing import Any, Self, TypeVar
 
 import discord
 
@@ -21,6 +22,7 @@ from bot.texts import t
 from bot.ui.kit.answer import failed, locale_of, say
 
 log = logging.getLogger(__name__)
+P = TypeVar("P")
 
 
 class KeyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
@@ -74,3 +76,23 @@ class KeyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"
     async def handle(self, interaction: discord.Interaction[Any], custom_id: str) -> None:
         """What a click does: each family says (the base is never registered)."""
         await say(interaction, t("button.invalid", locale_of(interaction)))
+
+
+async def parsed_click(
+    interaction: discord.Interaction[Any],
+    custom_id: str,
+    parse: Callable[[str], P | None],
+    *,
+    outside_server: str | None = None,
+) -> P | None:
+    """How every click begins: its custom_id parsed, a garbled one answered as not valid; and,
+    with `outside_server` (a text key), refused outside a server (a server's boards and games
+    are not in a DM). None: the click is answered already."""
+    parsed = parse(custom_id)
+    if parsed is None:
+        await say(interaction, t("button.invalid", locale_of(interaction)))
+        return None
+    if outside_server is not None and interaction.guild_id is None:
+        await say(interaction, t(outside_server, locale_of(interaction)))
+        return None
+    return parsed

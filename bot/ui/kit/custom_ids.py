@@ -270,3 +270,66 @@ def parse_post_stats(custom_id: str) -> PostStatsId | None:
         return None
     game = match["game"]
     return PostStatsId(int(match["user"]), None if game == "all" else game)
+
+
+# --- the boards: leaderboard pages, history pages, a game's log -------------------------------
+
+_PAGE = r"(?P<page>0|[1-9][0-9]{0,4})"
+BOARD_ID = re.compile(rf"lb:(?P<game>euchre|truco):(?P<period>all|month|week):{_PAGE}")
+HISTORY_ID = re.compile(rf"hi:(?P<game>euchre|truco|all):{_PAGE}")
+LOG_ID = re.compile(r"hl:(?P<game_id>[1-9][0-9]{0,18})(?::(?P<page>0|[1-9][0-9]{0,4}))?")
+
+BOARD_TEMPLATE = r"lb:(?P<rest>.{0,97})"
+HISTORY_TEMPLATE = r"hi:(?P<rest>.{0,97})"
+LOG_TEMPLATE = r"hl:(?P<rest>.{0,97})"
+
+
+@dataclass(frozen=True)
+class BoardId:
+    game: str
+    period: str
+    page: int
+
+    def __str__(self) -> str:
+        return f"lb:{self.game}:{self.period}:{self.page}"
+
+
+@dataclass(frozen=True)
+class HistoryId:
+    game: str | None  # None: both games
+    page: int
+
+    def __str__(self) -> str:
+        return f"hi:{self.game or 'all'}:{self.page}"
+
+
+@dataclass(frozen=True)
+class LogId:
+    game_id: int
+    page: int | None  # None: open the log in a new message
+
+    def __str__(self) -> str:
+        return f"hl:{self.game_id}" if self.page is None else f"hl:{self.game_id}:{self.page}"
+
+
+def parse_board_id(custom_id: str) -> BoardId | None:
+    match = BOARD_ID.fullmatch(custom_id)
+    if match is None:
+        return None
+    return BoardId(match["game"], match["period"], int(match["page"]))
+
+
+def parse_history_id(custom_id: str) -> HistoryId | None:
+    match = HISTORY_ID.fullmatch(custom_id)
+    if match is None:
+        return None
+    game = match["game"]
+    return HistoryId(None if game == "all" else game, int(match["page"]))
+
+
+def parse_log_id(custom_id: str) -> LogId | None:
+    match = LOG_ID.fullmatch(custom_id)
+    if match is None or int(match["game_id"]) > MAX_ID:
+        return None
+    page = match["page"]
+    return LogId(int(match["game_id"]), None if page is None else int(page))

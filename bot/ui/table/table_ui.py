@@ -46,6 +46,7 @@ from bot.ui.fair.deals import FAIR_VERBS, on_fair_button
 from bot.ui.kit import rest
 from bot.ui.kit.answer import failed, in_time, locale_of, say
 from bot.ui.kit.budget import GlobalBudget, Priority
+from bot.ui.kit.buttons import parsed_click
 from bot.ui.kit.card_emojis import CardEmojis
 from bot.ui.kit.components import Buttons
 from bot.ui.kit.custom_ids import parse_game_action, parse_table_button, table_button_id
@@ -239,9 +240,8 @@ class TableUI:
     # --- clicks ---------------------------------------------------------------------------------
 
     async def on_game_action(self, interaction: discord.Interaction[Any], custom_id: str) -> None:
-        parsed = parse_game_action(custom_id)
+        parsed = await parsed_click(interaction, custom_id, parse_game_action)
         if parsed is None:
-            await say(interaction, t("button.invalid", locale_of(interaction)))
             return
 
         async def work(locale: str) -> None:
@@ -277,9 +277,8 @@ class TableUI:
         await self.guarded(interaction, parsed.table_id, work)
 
     async def on_table_button(self, interaction: discord.Interaction[Any], custom_id: str) -> None:
-        parsed = parse_table_button(custom_id)
+        parsed = await parsed_click(interaction, custom_id, parse_table_button)
         if parsed is None:
-            await say(interaction, t("button.invalid", locale_of(interaction)))
             return
         table_id, verb = parsed.table_id, parsed.verb
         user = interaction.user
