@@ -49,7 +49,7 @@ async def test_bot_of_finds_the_card_table_bot_an_interaction_reached(
 async def test_bot_of_refuses_another_client() -> None:
     client = discord.Client(intents=discord.Intents.none())
     try:
-        with pytest.raises(TypeError, match="reached a Client, not a CardTableBot"):
+        with pytest.raises(TypeError, match="reached a Client, not the card-table bot"):
             host_of(click_on(client))
     finally:
         await client.close()

@@ -35,7 +35,7 @@ from bot.ui.kit.message_parts import MessageParts, detach
 from bot.ui.table.buttons import DYNAMIC_ITEMS, GameActionButton, TableButton
 
 ROOT = Path(__file__).resolve().parents[2]
-INTERNALS = ROOT / "bot" / "ui" / "discord_internals.py"
+INTERNALS = ROOT / "bot" / "ui" / "kit" / "discord_internals.py"
 
 
 def parts_with_buttons() -> tuple[MessageParts, Buttons]:

@@ -19,7 +19,7 @@ from bot.storage.errors import StorageError
 log = logging.getLogger(__name__)
 
 SUMMARY_EVERY = 30.0  # seconds between "still down" lines
-_STORAGE_DIR = str(Path(__file__).resolve().parents[1] / "storage")
+_STORAGE_DIR = str(Path(__file__).resolve().parents[2] / "storage")
 
 
 def is_storage_outage(error: BaseException) -> bool:
