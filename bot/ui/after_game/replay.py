@@ -33,7 +33,7 @@ from bot.ui.kit.custom_ids import (
 from bot.ui.kit.host import host_of
 from bot.ui.kit.message_parts import COLOURS, MessageParts
 from bot.ui.words.events import event_sentence, team_name
-from bot.ui.words.game_log import UnreadableGame, replay, seat_namer
+from bot.ui.words.game_log import UnreadableGame, log_title, replay, seat_namer
 from bot.ui.words.seats import game_title
 
 log = logging.getLogger(__name__)
@@ -192,16 +192,8 @@ def summary_message(game: FinishedGame, locale: str | None, *, by: int | None = 
     name_of = seat_namer(game, played, locale)
     story = game_story(played)
     lines = story_lines(story, name_of, lambda team: team_name(team, locale), locale)
-    winner = game.winner_team
     embed = discord.Embed(
-        title=t(
-            "history.log.title",
-            locale,
-            game=game_title(game.game, locale),
-            team=team_name(winner, locale),
-            winner_score=game.scores[winner],
-            loser_score=game.scores[1 - winner],
-        ),
+        title=log_title(game, locale),
         description="\n".join(lines)[:4000],
         colour=COLOURS.get(game.game),
     )

@@ -56,7 +56,7 @@ from bot.ui.kit.custom_ids import (
 from bot.ui.kit.host import host_of
 from bot.ui.kit.message_parts import COLOURS, MessageParts
 from bot.ui.words.events import team_name
-from bot.ui.words.game_log import UnreadableGame, log_pages, timestamp
+from bot.ui.words.game_log import UnreadableGame, log_pages, log_title, timestamp
 from bot.ui.words.names import shown_name
 from bot.ui.words.seats import game_title
 
@@ -343,16 +343,8 @@ async def load_history(
 def log_message(game: FinishedGame, page: int, locale: str | None = None) -> MessageParts:
     header, pages = log_pages(game, locale)
     page = min(max(page, 0), len(pages) - 1)
-    winner = game.winner_team
     embed = discord.Embed(
-        title=t(
-            "history.log.title",
-            locale,
-            game=game_title(game.game, locale),
-            team=team_name(winner, locale),
-            winner_score=game.scores[winner],
-            loser_score=game.scores[1 - winner],
-        ),
+        title=log_title(game, locale),
         description=f"{header}\n\n{pages[page]}",
         colour=COLOURS.get(game.game),
     )

@@ -17,6 +17,7 @@ from bot.tables.games import rules_for
 from bot.texts import n, t
 from bot.ui.words.events import cards_line, event_sentence, team_name
 from bot.ui.words.names import shown_name
+from bot.ui.words.seats import game_title
 
 # A page's description: under the embed's 4096, leaving room for the title and footer within
 # the 6000 of a whole message.
@@ -182,3 +183,16 @@ def log_pages(game: FinishedGame, locale: str | None = None) -> tuple[str, list[
     header = log_header(game, name_of, locale)
     blocks = with_reveals(log_blocks(game.game, played, name_of, locale), played, locale)
     return header, paginate(blocks, LOG_PAGE_CHARS - len(header) - 2)
+
+
+def log_title(game: FinishedGame, locale: str | None) -> str:
+    """A finished game's title: its game, who won and the score."""
+    winner = game.winner_team
+    return t(
+        "history.log.title",
+        locale,
+        game=game_title(game.game, locale),
+        team=team_name(winner, locale),
+        winner_score=game.scores[winner],
+        loser_score=game.scores[1 - winner],
+    )
