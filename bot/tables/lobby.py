@@ -15,7 +15,7 @@ import asyncio
 import dataclasses
 from typing import Any
 
-from bot.tables import bot_moves
+from bot.tables import bot_moves, restore
 from bot.tables.errors import (
     AlreadyReady,
     AlreadySeated,
@@ -334,6 +334,7 @@ class Lobby:
             seats = list(table.seats)
             seats[position] = SeatRecord(user_id, name)
             await save_seats(self._host, table, seats)
+        await restore.answer_pending(self._host, table)  # the seat may be asked to go alone
         self._host.changed(table, CHANGE_SEATS)
         return position
 
@@ -351,6 +352,10 @@ class Lobby:
             seats = list(table.seats)
             seats[position] = dataclasses.replace(seat, missed=0, away=False)
             await save_seats(self._host, table, seats)
+        # A person is answered the going-alone question at once (bot/tables/alone.py), also one
+        # who takes back a seat that has it: the table must not wait for them (as a restart,
+        # which gives the answer, would not: issue 33's property test found the two differ).
+        await restore.answer_pending(self._host, table)
         self._host.changed(table, CHANGE_SEATS)
         return table
 
