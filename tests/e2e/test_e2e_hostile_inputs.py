@@ -5,6 +5,9 @@ is short, private and clear; nothing is changed, and the bot logs no error."""
 from __future__ import annotations
 
 import logging
+import random
+from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -13,6 +16,17 @@ from bot.storage.recording import COUNT_MATCHES
 from bot.storage.server_settings import ServerSettings
 from bot.texts import t
 from emulator import Emulator
+from emulator.commands import (
+    ATTACHMENT,
+    BOOLEAN,
+    CHANNEL,
+    INTEGER,
+    NUMBER,
+    STRING,
+    SUB_COMMAND,
+    SUB_COMMAND_GROUP,
+    USER,
+)
 from tests.support.world import World
 
 HEADER = "# card-table hand record 1\ngame: euchre\nseed: 5\nfirst_dealer: 0\noptions: "
@@ -73,3 +87,96 @@ async def test_admin_commands_granted_to_everyone_still_need_manage_server(
     count = await ServerSettings(running_bot.db).get(guild.id, COUNT_MATCHES)
     assert count != "game"
     assert not bot_errors(caplog)
+
+
+# --- a fuzz of every command a member may run --------------------------------------------------
+
+FUZZ_RUNS, FUZZ_RUNS_LONG = 60, 600
+TEXTS = ["", "x", "@everyone", "<@1>", "**a**", "\u202e", "9" * 100, "ǅ" * 40, "\n\n", "é"]
+
+
+def leaves(command: dict[str, Any]) -> list[tuple[str, list[dict[str, Any]]]]:
+    """Each runnable form of a command: its name with its subcommands, and its options."""
+    out = []
+
+    def walk(path: str, options: list[dict[str, Any]]) -> None:
+        groups = [o for o in options if o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP)]
+        if not groups:
+            out.append((path, options))
+        for group in groups:
+            walk(f"{path} {group['name']}", group.get("options") or [])
+
+    walk(command["name"], command.get("options") or [])
+    return out
+
+
+def any_value(option: dict[str, Any], rng: random.Random, world: World) -> Any:
+    """Any value Discord lets through for the option: one of its choices, a number in its
+    range (the emulator checks both as Discord does), any text, any file."""
+    kind = option["type"]
+    choices = option.get("choices")
+    if choices:
+        return rng.choice(choices)["value"]
+    if kind == STRING:
+        return rng.choice(TEXTS)
+    if kind == INTEGER:
+        low, high = option.get("min_value", -(2**31)), option.get("max_value", 2**31)
+        return rng.choice([int(low), int(high), rng.randint(int(low), int(high))])
+    if kind == NUMBER:
+        return rng.uniform(-1e6, 1e6)
+    if kind == BOOLEAN:
+        return rng.random() < 0.5
+    if kind == USER:
+        return rng.choice([*world.players, world.emu.owner])
+    if kind == CHANNEL:
+        return world.table
+    if kind == ATTACHMENT:
+        return ("x.txt", rng.choice([b"", b"\xff\xfe", HEADER.encode() + b"null", b"a" * 5000]))
+    raise AssertionError(f"an option type the fuzz does not know: {kind}")
+
+
+async def fuzz_commands(
+    emulator: Emulator, world: World, caplog: pytest.LogCaptureFixture, runs: int
+) -> Counter[str]:
+    caplog.set_level(logging.INFO)
+    guild = world.table.guild
+    assert guild is not None
+    forms = [
+        form
+        for command in emulator.commands.registered(guild.id)
+        if command.get("default_member_permissions") is None  # the admin ones: above
+        for form in leaves(command)
+    ]
+    rng = random.Random(33)
+    unexpected = t("error.unexpected", world.bob.locale)
+    counts: Counter[str] = Counter()
+    for _ in range(runs):
+        path, declared = rng.choice(forms)
+        options = {
+            o["name"]: any_value(o, rng, world)
+            for o in declared
+            if o.get("required") or rng.random() < 0.5
+        }
+        answer = await world.bob.slash(world.table, path, timeout=10, **options)
+        content = answer.content
+        assert unexpected not in content and "Traceback" not in content, (path, options)
+        assert len(content) <= 2000, (path, options)
+        counts[path] += 1
+    assert not bot_errors(caplog)
+    assert not world.bob.failures
+    return counts
+
+
+async def test_fuzz_every_command_a_member_may_run(
+    emulator: Emulator, world: World, running_bot: CardTableBot, caplog: pytest.LogCaptureFixture
+) -> None:
+    counts = await fuzz_commands(emulator, world, caplog, FUZZ_RUNS)
+    print("commands fuzzed:", sum(counts.values()), dict(counts))
+
+
+@pytest.mark.slow
+async def test_fuzz_every_command_a_member_may_run_long(
+    emulator: Emulator, world: World, running_bot: CardTableBot, caplog: pytest.LogCaptureFixture
+) -> None:
+    counts = await fuzz_commands(emulator, world, caplog, FUZZ_RUNS_LONG)
+    print("commands fuzzed (long):", sum(counts.values()), dict(counts))
