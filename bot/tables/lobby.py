@@ -353,8 +353,7 @@ class Lobby:
             seats[position] = dataclasses.replace(seat, missed=0, away=False)
             await save_seats(self._host, table, seats)
         # A person is answered the going-alone question at once (bot/tables/alone.py), also one
-        # who takes back a seat that has it: the table must not wait for them (as a restart,
-        # which gives the answer, would not: issue 33's property test found the two differ).
+        # who takes back a seat that has it now: a restart would answer it, so must the table.
         await restore.answer_pending(self._host, table)
         self._host.changed(table, CHANGE_SEATS)
         return table
