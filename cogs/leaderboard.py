@@ -78,6 +78,7 @@ class Leaderboard(commands.Cog):
     @app_commands.describe(count=command_text("board.count.cmd.count"))
     @app_commands.choices(count=COUNTS)
     @app_commands.default_permissions(manage_guild=True)
+    @app_commands.checks.has_permissions(manage_guild=True)  # granted to all? still checked
     async def board_count(self, interaction: discord.Interaction, count: Choice[str]) -> None:
         """A server admin chooses how best-of matches count on the board (default: once)."""
         locale = str(interaction.locale)

@@ -21,6 +21,8 @@ SEASON_LENGTHS = [Choice(name=command_text(f"season.length.{v}"), value=v) for v
 DEFAULT_MIN_GAMES = 5
 
 
+# Manage Server is Discord's default for these commands, and checked here too (issue 33): a
+# server may grant a command to everyone in its Integrations settings.
 @app_commands.guild_only()
 @app_commands.default_permissions(manage_guild=True)
 class Season(commands.GroupCog, group_name="season", group_description=command_text("season.cmd")):
@@ -36,6 +38,7 @@ class Season(commands.GroupCog, group_name="season", group_description=command_t
         min_rating=command_text("season.cmd.min_rating"),
     )
     @app_commands.choices(game=GAMES, length=SEASON_LENGTHS)
+    @app_commands.checks.has_permissions(manage_guild=True)
     async def start(
         self,
         interaction: discord.Interaction,
@@ -83,6 +86,7 @@ class Season(commands.GroupCog, group_name="season", group_description=command_t
     @app_commands.command(name="end", description=command_text("season.cmd.end"))
     @app_commands.describe(game=command_text("season.cmd.game"))
     @app_commands.choices(game=GAMES)
+    @app_commands.checks.has_permissions(manage_guild=True)
     async def end(self, interaction: discord.Interaction, game: Choice[str]) -> None:
         locale = str(interaction.locale)
         assert interaction.guild_id is not None

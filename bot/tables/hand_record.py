@@ -193,7 +193,7 @@ def parse_record(text: str) -> HandRecord:
         result = header.get("result")
         return HandRecord(
             game=game,
-            options=json.loads(header.get("options", "{}")),
+            options=_options(header.get("options", "{}")),
             seed=int(header["seed"]),
             first_dealer=None if dealer == "None" else int(dealer),
             deals=deals,
@@ -204,6 +204,18 @@ def parse_record(text: str) -> HandRecord:
         raise HandRecordError(f"the record has no {missing.args[0]!r} line") from None
     except ValueError as error:
         raise HandRecordError(str(error)) from None
+
+
+def _options(text: str) -> dict[str, Any]:
+    """The options line: one JSON object. Anything else a file may hold (null, a list, a
+    string, JSON nested too deep to read) is a record that does not replay, not a crash."""
+    try:
+        options = json.loads(text)
+    except RecursionError:
+        raise HandRecordError("the options are nested too deep") from None
+    if not isinstance(options, dict):
+        raise HandRecordError(f"the options are not a JSON object ({text[:40]!r})")
+    return options
 
 
 def _score(text: str) -> tuple[int, int]:
@@ -237,8 +249,14 @@ def game_of(record: HandRecord, *, play_deals: bool = False) -> Any:
             )
             if record.deals and _deal_cards(replayed.deals) != _deal_cards(record.deals):
                 raise HandRecordError("the deals written are not the deals of this seed")
+    except HandRecordError:
+        raise
     except EngineError as error:
         raise HandRecordError(f"the game does not replay: {error}") from error
+    except (ValueError, TypeError, LookupError, ArithmeticError, RecursionError) as error:
+        # The file is anyone's: whatever else its values make the engine trip on is a record
+        # that does not replay, answered as such (never "something went wrong").
+        raise HandRecordError(f"the game does not replay ({type(error).__name__})") from None
     if record.result is not None and tuple(game.scores) != record.result:
         raise HandRecordError(f"the record says {record.result}, the game ends {game.scores}")
     return game

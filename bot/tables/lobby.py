@@ -18,7 +18,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from bot.tables import bot_moves
+from bot.tables import bot_moves, restore
 from bot.tables.errors import (
     AlreadyReady,
     AlreadySeated,
@@ -333,6 +333,7 @@ class Lobby:
             seats = list(table.seats)
             seats[position] = SeatRecord(user_id, name)
             await save_seats(self._host, table, seats)
+        await restore.answer_pending(self._host, table)  # the seat may be asked to go alone
         return position
 
     async def back(self, table_id: int, user_id: int) -> Table:
@@ -348,6 +349,9 @@ class Lobby:
             seats = list(table.seats)
             seats[position] = dataclasses.replace(seat, missed=0, away=False)
             await save_seats(self._host, table, seats)
+        # A person is answered the going-alone question at once (bot/tables/alone.py), also one
+        # who takes back a seat that has it now: a restart would answer it, so must the table.
+        await restore.answer_pending(self._host, table)
         return table
 
     async def cancel(self, table_id: int, user_id: int) -> Table:

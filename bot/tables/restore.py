@@ -44,13 +44,15 @@ async def active_tables(service: TableHost) -> list[Table]:
 
 async def answer_pending(service: TableHost, table: Table) -> None:
     """A restart that came between a euchre bid and the going-alone answers the table gives for
-    people at once (bot/tables/alone.py): give them now, as the table would have."""
-    due = alone.answer_due(table)
-    if due is None:
+    people at once (bot/tables/alone.py): give them now, as the table would have. Also for a
+    person who has just taken a seat that has the question (bot/tables/lobby.py)."""
+    if alone.answer_due(table) is None:
         return
     try:
         async with table.lock:
-            await service.apply_locked(table, *due)
+            due = alone.answer_due(table)  # again, under the lock: a click may have come first
+            if due is not None and not table.closed:
+                await service.apply_locked(table, *due)
     except Exception:  # the answer waits for the person (their hand offers it), nothing is lost
         log.warning("table %s: the going-alone answer was not given", table.id, exc_info=True)
 

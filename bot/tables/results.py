@@ -135,15 +135,25 @@ def rubber_margin(events: Iterable[Any]) -> int | None:
 
 
 def build_result(
-    record: TableRecord, seat_of_position: list[int], game: GameProtocol, ended_at: float
+    record: TableRecord,
+    seat_of_position: list[int],
+    game: GameProtocol,
+    ended_at: float,
+    *,
+    since_left: bool = False,
 ) -> GameResult:
-    """The result of the finished game `game` played at `record`'s table."""
+    """The result of the finished game `game` played at `record`'s table. `since_left`: the
+    result of a finished table rebuilt from the store, whose players may have left since the
+    game ended (their seats are empty; the stored result, written when it ended, names them):
+    their positions are left out rather than refused."""
     if not game.is_over or game.winner is None:
         raise ValueError("the game is not over")
     stats = player_stats(record.game, game.events)
     players = []
     for position, seat_record in enumerate(record.seats):
         if seat_record is None:
+            if since_left:
+                continue
             raise ValueError(f"table {record.id}: position {position} is empty")
         seat = seat_of_position[position]
         players.append(

@@ -236,7 +236,9 @@ def rebuilt(record: TableRecord, now: float) -> Table:
         table.game = game
         table.seat_of_position = rules.seat_of_position(game)
         if game.is_over:
-            table.result = build_result(record, table.seat_of_position, game, now)
+            # After a game, seats of players who left are empty (bot/tables/lobby.py): the
+            # table must still come back (issue 33); its result was stored when the game ended.
+            table.result = build_result(record, table.seat_of_position, game, now, since_left=True)
         forget_old_events(game)
     return table
 
