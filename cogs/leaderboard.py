@@ -19,6 +19,7 @@ from bot.tables.games import GAME_NAMES
 from bot.texts import t
 from bot.ui.boards import leaderboard as ui
 from bot.ui.boards import stats as stats_ui
+from bot.ui.kit.answer import say
 from bot.ui.kit.translator import command_text
 
 GAMES = [Choice(name=command_text(f"game.{game}"), value=game) for game in GAME_NAMES]
@@ -83,12 +84,10 @@ class Leaderboard(commands.Cog):
         """A server admin chooses how best-of matches count on the board (default: once)."""
         locale = str(interaction.locale)
         if interaction.guild_id is None or self.bot.db is None:
-            await interaction.response.send_message(t("board.dm", locale), ephemeral=True)
+            await say(interaction, t("board.dm", locale))
             return
         await ServerSettings(self.bot.db).set(interaction.guild_id, COUNT_MATCHES, count.value)
-        await interaction.response.send_message(
-            t(f"board.count.done.{count.value}", locale), ephemeral=True
-        )
+        await say(interaction, t(f"board.count.done.{count.value}", locale))
 
 
 async def setup(bot: CardTableBot) -> None:

@@ -13,7 +13,8 @@ from bot.tables.games import GAME_NAMES
 from bot.tables.seasons import LENGTHS, SeasonError
 from bot.texts import n, t
 from bot.ui.boards.seasons import season_name
-from bot.ui.kit.answer import say
+from bot.ui.kit.answer import say, show
+from bot.ui.kit.message_parts import MessageParts
 from bot.ui.kit.translator import command_text
 
 GAMES = [Choice(name=command_text(f"game.{game}"), value=game) for game in GAME_NAMES]
@@ -73,15 +74,14 @@ class Season(commands.GroupCog, group_name="season", group_description=command_t
             games=n("plural.games", locale, season.min_games),
             rating=season.min_rating,
         )
-        await interaction.response.send_message(
-            t(
-                "season.started",
-                locale,
-                season=season_name(season, locale),
-                minimums=minimums,
-                when=when,
-            )
+        started = t(
+            "season.started",
+            locale,
+            season=season_name(season, locale),
+            minimums=minimums,
+            when=when,
         )
+        await show(interaction, MessageParts(started, None, None))  # public: the server's news
 
     @app_commands.command(name="end", description=command_text("season.cmd.end"))
     @app_commands.describe(game=command_text("season.cmd.game"))
@@ -95,9 +95,7 @@ class Season(commands.GroupCog, group_name="season", group_description=command_t
         except SeasonError as error:
             await say(interaction, t(error.key, locale))
             return
-        await interaction.response.send_message(
-            t("season.ended", locale, season=season_name(season, locale)), ephemeral=True
-        )
+        await say(interaction, t("season.ended", locale, season=season_name(season, locale)))
         await self.bot.season_keeper.tick()  # the final standings, now
 
 
