@@ -26,10 +26,9 @@ from bot.tables.service import TableService
 from bot.tables.tournament_service import TournamentService
 from bot.texts import t
 from bot.ui.after_game.buttons import DYNAMIC_ITEMS as AFTER_GAME_ITEMS
-from bot.ui.boards.leaderboard import DYNAMIC_ITEMS as BOARD_ITEMS
+from bot.ui.boards.buttons import DYNAMIC_ITEMS as BOARD_ITEMS
 from bot.ui.boards.recap import WeeklyRecap
 from bot.ui.boards.seasons import post_season_end, season_end_posted
-from bot.ui.boards.stats import DYNAMIC_ITEMS as STATS_ITEMS
 from bot.ui.kit.answer import say
 from bot.ui.kit.budget import GlobalBudget
 from bot.ui.kit.rest import is_too_late
@@ -73,7 +72,7 @@ OUT_OF_DATE = (
 
 # Every button family the bot sends: the tables' (registered here), the boards' and the after-game
 # ones (registered by their cogs). A click on any other custom_id is answered as not valid.
-BUTTON_FAMILIES = TABLE_ITEMS + BOARD_ITEMS + STATS_ITEMS + AFTER_GAME_ITEMS
+BUTTON_FAMILIES = TABLE_ITEMS + BOARD_ITEMS + AFTER_GAME_ITEMS
 
 
 class CardTableBot(commands.Bot):

@@ -1,6 +1,6 @@
 """/leaderboard, /stats and /history: this server's rankings, a player's record, the latest games.
 
-Thin: the work and every answer are in bot.ui.boards.leaderboard. The paging and log buttons are
+Thin: the work and every answer are in bot/ui/boards/. The paging and log buttons are
 DynamicItem templates registered with the cog, so the buttons of old messages keep working
 after a restart.
 """
@@ -17,15 +17,18 @@ from bot.storage.recording import COUNT_MATCHES
 from bot.storage.server_settings import COUNT_CHOICES, ServerSettings
 from bot.tables.games import GAME_NAMES
 from bot.texts import t
-from bot.ui.boards import leaderboard as ui
 from bot.ui.boards import stats as stats_ui
+from bot.ui.boards.buttons import DYNAMIC_ITEMS
+from bot.ui.boards.history import show_history
+from bot.ui.boards.leaderboard import show_leaderboard
+from bot.ui.boards.pages import PERIODS as PERIOD_NAMES
 from bot.ui.kit.answer import say
 from bot.ui.kit.translator import command_text
 
 GAMES = [Choice(name=command_text(f"game.{game}"), value=game) for game in GAME_NAMES]
 COUNTS = [Choice(name=command_text(f"board.count.{c}"), value=c) for c in COUNT_CHOICES]
 PERIODS = [
-    Choice(name=command_text(f"board.period.{p}", capitalize=True), value=p) for p in ui.PERIODS
+    Choice(name=command_text(f"board.period.{p}", capitalize=True), value=p) for p in PERIOD_NAMES
 ]
 
 
@@ -34,10 +37,10 @@ class Leaderboard(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(*ui.DYNAMIC_ITEMS, *stats_ui.DYNAMIC_ITEMS)
+        self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(*ui.DYNAMIC_ITEMS, *stats_ui.DYNAMIC_ITEMS)
+        self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
 
     @app_commands.command(name="leaderboard", description=command_text("board.cmd"))
     @app_commands.describe(
@@ -54,7 +57,7 @@ class Leaderboard(commands.Cog):
         season: app_commands.Range[int, 1, 10000] | None = None,
     ) -> None:
         # No period and no season: the current season's board if one runs, else all time.
-        await ui.show_leaderboard(interaction, game.value, period.value if period else None, season)
+        await show_leaderboard(interaction, game.value, period.value if period else None, season)
 
     @app_commands.command(name="stats", description=command_text("stats.cmd"))
     @app_commands.describe(user=command_text("stats.cmd.user"), game=command_text("stats.cmd.game"))
@@ -73,7 +76,7 @@ class Leaderboard(commands.Cog):
     async def history(
         self, interaction: discord.Interaction, game: Choice[str] | None = None
     ) -> None:
-        await ui.show_history(interaction, game.value if game else None)
+        await show_history(interaction, game.value if game else None)
 
     @app_commands.command(name="board-count", description=command_text("board.count.cmd"))
     @app_commands.describe(count=command_text("board.count.cmd.count"))

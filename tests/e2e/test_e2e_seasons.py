@@ -9,7 +9,7 @@ from typing import Any
 
 from bot.settings import Settings
 from bot.texts import t
-from bot.ui.boards.leaderboard import MIN_GAMES
+from bot.ui.boards.pages import MIN_GAMES
 from emulator import Emulator, run_bot
 from tests.support.play_driver import TableDriver, scale_rate_limits
 from tests.support.truco_match import STEERED_TARGET, steered_action

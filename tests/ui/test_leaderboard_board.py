@@ -15,7 +15,7 @@ from typing import Any
 from bot.settings import Settings
 from bot.storage import Database, LeaderboardRow, ResultsRepository
 from bot.storage.periods import period_start
-from bot.ui.boards.leaderboard import BOARD_PAGE_SIZE, MIN_GAMES
+from bot.ui.boards.pages import BOARD_PAGE_SIZE, MIN_GAMES
 from emulator import Emulator, Guild, Message, SimulatedUser, run_bot
 from tests.support.leaderboard import (
     Ledger,

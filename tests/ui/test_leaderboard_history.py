@@ -15,7 +15,7 @@ from bot.engine.common import team_of
 from bot.settings import Settings
 from bot.storage import ResultsRepository
 from bot.texts import n
-from bot.ui.boards.leaderboard import HISTORY_PAGE_SIZE
+from bot.ui.boards.pages import HISTORY_PAGE_SIZE
 from emulator import Emulator, Message, SimulatedUser, run_bot
 from tests.support.leaderboard import Recorded, Recorder, display_name, people
 from tests.support.play_driver import TableDriver, scale_rate_limits

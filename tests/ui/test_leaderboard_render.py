@@ -13,7 +13,8 @@ import pytest
 from bot.client import CardTableBot
 from bot.storage import FinishedGame, FinishedPlayer, GameKindRecord, PlayerStats
 from bot.texts import t
-from bot.ui.boards.leaderboard import log_message, stats_message
+from bot.ui.boards.history import log_message
+from bot.ui.boards.stats_record import stats_message
 from bot.ui.kit.custom_ids import (
     BoardId,
     HistoryId,

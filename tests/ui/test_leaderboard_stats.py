@@ -14,7 +14,7 @@ from bot.settings import Settings
 from bot.storage import ResultsRepository
 from bot.tables.results import STATS
 from bot.texts import t
-from bot.ui.boards.leaderboard import MIN_GAMES
+from bot.ui.boards.pages import MIN_GAMES
 from emulator import Emulator, Message, run_bot
 from tests.support.leaderboard import Recorder, display_name, people
 from tests.support.world import World

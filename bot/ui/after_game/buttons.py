@@ -1,5 +1,5 @@
 """The after-game buttons (`ag:` and `ge:`, bot/ui/kit/custom_ids.py): their templates and where
-each click goes. A game's log (bot/ui/boards/leaderboard.py), the replay and the end-of-game
+each click goes. A game's log (bot/ui/boards/history.py), the replay and the end-of-game
 message carry them; a click is dispatched here to the replay (bot/ui/after_game/replay.py), the
 hand record, the summary post or the review (bot/ui/after_game/review.py)."""
 

@@ -1,7 +1,7 @@
 """/stats with its chart (rating over time, wins by month) and "Post to channel" (issue 22).
 
-The record itself is drawn by bot.ui.boards.leaderboard.stats_message; this module adds the chart of
-one game kind (the one asked for, else the one the player played most), drawn in the pictures'
+The record itself is drawn by bot/ui/boards/stats_record.py; this module adds the chart of one
+game kind (the one asked for, else the one the player played most), drawn in the pictures'
 worker (never on the event loop), and the `ps:{user}:{game}` button that posts a public copy to
 the channel, by the asker, notifying nobody. The button carries only keys: the copy is read
 again from storage, for the server the click comes from.
@@ -20,8 +20,9 @@ from bot.storage import PlayerStats, ResultsRepository
 from bot.storage.seasons import SeasonRepository
 from bot.texts import t
 from bot.ui.after_game.replay import Rows
-from bot.ui.boards.leaderboard import MIN_GAMES, server_name, stats_message
+from bot.ui.boards.pages import MIN_GAMES, server_name
 from bot.ui.boards.seasons import stats_seasons_field
+from bot.ui.boards.stats_record import stats_message
 from bot.ui.kit.answer import Answer, locale_of, respond, say
 from bot.ui.kit.buttons import KeyButton, parsed_click
 from bot.ui.kit.custom_ids import POST_STATS_TEMPLATE, PostStatsId, parse_post_stats
@@ -131,6 +132,3 @@ async def on_post_stats_click(interaction: discord.Interaction[Any], custom_id: 
 class PostStatsButton(KeyButton, template=POST_STATS_TEMPLATE):
     async def handle(self, interaction: discord.Interaction[Any], custom_id: str) -> None:
         await on_post_stats_click(interaction, custom_id)
-
-
-DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (PostStatsButton,)
