@@ -11,9 +11,9 @@ from discord.ext import commands
 from bot.client import CardTableBot
 from bot.tables.games import GAME_NAMES
 from bot.tables.seasons import LENGTHS, SeasonError
-from bot.texts import n, t
+from bot.texts import t
 from bot.ui.answer import say
-from bot.ui.seasons import season_name
+from bot.ui.seasons import minimums_text, season_name
 from bot.ui.translator import command_text
 
 GAMES = [Choice(name=command_text(f"game.{game}"), value=game) for game in GAME_NAMES]
@@ -64,12 +64,7 @@ class Season(commands.GroupCog, group_name="season", group_description=command_t
             if season.ends_at is None
             else t("season.ends", locale, when=f"<t:{int(season.ends_at)}:R>")
         )
-        minimums = t(
-            "season.minimums",
-            locale,
-            games=n("plural.games", locale, season.min_games),
-            rating=season.min_rating,
-        )
+        minimums = minimums_text(season.min_games, season.min_rating, locale)
         await interaction.response.send_message(
             t(
                 "season.started",

@@ -18,11 +18,12 @@ from bot.pictures.scene import SeatScene
 from bot.tables import alone
 from bot.tables.bot_moves import DEFAULT_LEVEL, LEVELS
 from bot.tables.lobby import LOBBY_RULES
+from bot.tables.records import bot_number
 from bot.tables.service import Table
 from bot.tables.settings import SETTINGS, setting_of
 from bot.tables.story import story_lines, table_story
 from bot.texts import n, t
-from bot.ui import fair_deal
+from bot.ui import fair_deal, round_words
 from bot.ui.cards import card_text, cards_text, suit_text
 from bot.ui.components import Buttons
 from bot.ui.custom_ids import ended_game_at, game_action_id, table_button_id
@@ -72,7 +73,8 @@ def position_name(table: Table, position: int, locale: str | None) -> str:
         return t("table.empty_seat", locale)
     if seat.is_bot:
         level = t(f"bot.level.{seat.level or DEFAULT_LEVEL}", locale)
-        return t("table.bot_name.level", locale, number=position + 1, level=level)
+        number = bot_number(seat.name, position)
+        return t("table.bot_name.level", locale, number=number, level=level)
     return shown_name(seat.name)
 
 
@@ -495,13 +497,7 @@ def game_message(table: Table, locale: str | None = None) -> MessageParts:
         return seat_name(table, seat, locale)
 
     embed = discord.Embed(
-        title=t(
-            "table.title",
-            locale,
-            game=game_title(table.game_name, locale),
-            hand=view["hand_number"] + 1,
-            target=view["target"],
-        ),
+        title=round_words.table_title(game_title(table.game_name, locale), view, locale),
         colour=COLOURS.get(table.game_name),
     )
     _team_fields(embed, table, view, locale)
@@ -597,18 +593,9 @@ def result_message(table: Table, locale: str | None = None) -> MessageParts:
     winners = t("table.and", locale).join(
         seat_name(table, s, locale) for s in range(4) if team_of(s) == winner
     )
-    scores = view["scores"]
     embed = discord.Embed(
         title=t("result.title", locale, game=game_title(table.game_name, locale)),
-        description=t(
-            "result.description",
-            locale,
-            team=team_name(winner, locale),
-            players=winners,
-            winner_score=scores[winner],
-            loser_score=scores[1 - winner],
-            hands=view["hand_number"] + 1,
-        ),
+        description=round_words.result_description(view, winners, locale),
         colour=COLOURS.get(table.game_name),
     )
     _team_fields(embed, table, view, locale, markers=False)
@@ -662,9 +649,7 @@ def result_message(table: Table, locale: str | None = None) -> MessageParts:
     buttons.add(table_button_id(table.id, "go"), label=t("result.button.start_now", locale))
     buttons.add(table_button_id(table.id, "leave"), label=t("table.button.leave", locale))
     _after_game(embed, buttons, table, locale)
-    content = _notice(table, locale) + t(
-        "result.content", locale, team=team_name(winner, locale), players=winners
-    )
+    content = _notice(table, locale) + round_words.result_content(view, winners, locale)
     return MessageParts(content=content, embed=embed, view=buttons)
 
 

@@ -13,7 +13,12 @@ from bot.tables.table import Table
 from bot.tables.tournament import Tournament
 from bot.tables.tournament_records import TournamentRecord
 from bot.texts import t
-from bot.ui.tournament_text import standings_picture, standings_text
+from bot.ui.tournament_text import (
+    people_at,
+    standings_picture,
+    standings_text,
+    welcome_text,
+)
 
 if TYPE_CHECKING:
     from bot.client import CardTableBot
@@ -50,9 +55,25 @@ class TournamentUI:
         )
         return thread.id
 
-    async def show_table(self, table: Table) -> None:
-        if table.message_id is None:  # its message, posted in the thread (mentions the turn)
-            await self.bot.table_ui.public.repost(table)
+    async def show_table(
+        self, record: TournamentRecord, state: Tournament, rnd: int, number: int, table: Table
+    ) -> None:
+        """The thread's first message tells its people where they sit and when the round's
+        time runs out, pinging each of them once (only them); then the table's message."""
+        if table.message_id is not None:  # shown before a restart: nobody is pinged again
+            return
+        started = state.round_started.get(rnd)
+        service = self.bot.tournaments
+        deadline = (started if started is not None else service.clock()) + service.round_seconds
+        people = people_at(state, rnd, number)
+        thread = self.bot.get_partial_messageable(table.channel_id, guild_id=record.guild_id)
+        await thread.send(
+            content=welcome_text(state, rnd, number, deadline, self._locale(record.guild_id)),
+            allowed_mentions=discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(p) for p in people]
+            ),
+        )
+        await self.bot.table_ui.public.repost(table)
 
     async def post_standings(self, record: TournamentRecord, state: Tournament, rnd: int) -> None:
         locale = self._locale(record.guild_id)
