@@ -68,6 +68,7 @@ async def test_a_night_tells_each_player_where_to_sit_and_reads_as_played(
             shown = f"<@{place.user_id}>" if place.user_id is not None else "🤖 Bot 12"
             assert shown in line, line
     assert started.notified == []
+    print("START MESSAGE:\n" + started.content)  # the closing note quotes it (pytest -s)
 
     bot_place = next(p for p in state.places if p.user_id is None)
     assert bot_place.number == 11
@@ -92,6 +93,8 @@ async def test_a_night_tells_each_player_where_to_sit_and_reads_as_played(
             started_at = state.round_started[rnd]
             assert int(deadline[1]) == started_at + running_bot.tournaments.round_seconds
             assert sorted(welcome.notified) == people_here
+            if rnd == table == 0:
+                print("FIRST MESSAGE OF A THREAD:\n" + welcome.content)
             for user_id in welcome.notified:
                 pinged[user_id] = pinged.get(user_id, 0) + 1
             texts = embed_texts(thread)
