@@ -80,8 +80,9 @@ def _hand(image: Image.Image, cards: list[str], place: int) -> None:
         _paste(image, _card(code), side_left + i * FAN, side_y)
 
 
-def _name(draw: ImageDraw.ImageDraw, name: str, seat: int, place: int, dealer: bool) -> None:
-    label = name[:18] + (" ●" if dealer else "")
+def _name(draw: ImageDraw.ImageDraw, name: str, seat: int, place: int, dealer: str | None) -> None:
+    """The seat's name in its team's colour, "· dealer" beside the dealer's."""
+    label = name[:18] + (f" · {dealer}" if dealer else "")
     colour = TEAM_COLOURS[seat % 2]
     if place == 0:
         _write(draw, (WIDTH / 2, HEIGHT - CARD_HEIGHT - 22), label, fill=colour, anchor="md")
@@ -154,7 +155,8 @@ def step_png(
     dealer = view.get("dealer")
     for seat in range(4):
         place = place_of(seat, bottom)
-        _name(draw, names[seat], seat, place, seat == dealer)
+        mark = t("table.mark.dealer", locale) if seat == dealer else None
+        _name(draw, names[seat], seat, place, mark)
         if seat < len(held):
             _hand(image, list(held[seat]), place)
     if step.kind == "trick" and step.trick is not None:
