@@ -688,6 +688,7 @@ STRINGS: dict[str, str] = {
     "replay.cmd.game": "The game's number (see /history)",
     "replay.cmd.record": "A hand record file to replay",
     "replay.cmd.missing": "Give a game number (see /history) or attach a hand record file.",
+    "replay.move": "{player} plays {move}.",
     "replay.picture.hand": "Hand {number}",
     "replay.picture.trump": "trump",
     "replay.picture.as_dealt": "The hands as dealt",

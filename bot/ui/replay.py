@@ -37,6 +37,7 @@ from bot.ui.custom_ids import (
 from bot.ui.events import event_sentence, team_name
 from bot.ui.game_log import UnreadableGame, replay, seat_namer
 from bot.ui.leaderboard import Answer, game_title, respond
+from bot.ui.moves import move_text
 from bot.ui.render import COLOURS, MessageParts
 
 log = logging.getLogger(__name__)
@@ -108,6 +109,12 @@ def step_text(game: FinishedGame, step: ReplayStep, names: list[str], locale: st
         line = event_sentence(game.game, event, name_of, locale, name_of)
         if line:
             lines.append(line)
+    played = step.move is not None and step.move[1].startswith(("play:", "cover:"))
+    if not lines and step.move is not None and played:  # mid-trick, the log is silent
+        seat, action = step.move
+        moment = {"seat": seat, "dealer": step.view.get("dealer")}
+        shown = move_text(game.game, action, locale, moment)
+        lines.append(t("replay.move", locale, player=names[seat], move=shown))
     return "\n".join(lines)[-3500:]
 
 

@@ -13,6 +13,8 @@ from bot.settings import Settings
 from bot.storage import FinishedGame
 from bot.tables.hand_record import import_text
 from bot.tables.replay import replay_steps
+from bot.texts import t
+from bot.ui.cards import card_text
 from bot.ui.replay import seat_names, step_job
 from emulator import Emulator, Message, run_bot
 from tests.support.leaderboard import Recorder
@@ -154,6 +156,16 @@ async def test_replay_shows_every_hand_face_up_card_by_card_from_the_viewers_sea
         assert first_card.view["trick"] and len(first_card.view["trick"]) == 1
         held = sum(len(hand) for hand in first_card.held)
         assert held == 19  # twenty dealt, one on the table
+        at = moved
+        while step_shown(at)[0] < first_card.index:
+            at = await bob.click(at, "▶")
+        assert first_card.move is not None and at.embed is not None
+        seat, action = first_card.move
+        card = card_text(action.removeprefix("play:"))
+        assert at.embed["description"] == t(
+            "replay.move", bob.locale, player=names[seat], move=card
+        )
+        assert picture(emulator, at) == step_job((*job[:1], first_card, *job[2:]))
         # ⏭: the next hand's deal; ⏮: back to this hand's deal, then to the hand before.
         second = steps.hand_starts[1]
         nxt = await bob.click(moved, "⏭")

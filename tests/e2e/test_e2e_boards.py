@@ -12,12 +12,16 @@ from PIL import Image
 
 from bot.pictures import charts
 from bot.settings import Settings
-from emulator import Emulator, run_bot
-from tests.e2e.test_e2e_stats_chart import picture
+from emulator import Emulator, Message, run_bot
 from tests.support.leaderboard import Recorder
 from tests.support.world import World
 
 DAY = 86_400.0
+
+
+def picture(emulator: Emulator, message: Message) -> bytes:
+    (attachment,) = message.attachments
+    return emulator.message_service.files[int(attachment["id"])].data
 
 
 def colour_count(png: bytes, colour: tuple[int, int, int]) -> int:

@@ -113,6 +113,12 @@ async def test_a_night_tells_each_player_where_to_sit_and_reads_as_played(
             if bot_place in seats:
                 assert any("🤖 Bot 12 (normal)" in text for text in texts)
         assert pinged == {p.id: 1 for p in people}  # everyone plays each round (12 places)
+        # Nobody is pinged into a thread that is not theirs.
+        for table in range(state.tables_in(rnd)):
+            thread = emulator.channels[state.threads[(rnd, table)]]
+            here = {p.user_id for p in state.seats(rnd, table)}
+            strangers = {u for m in thread.messages for u in m.notified} - here
+            assert not strangers
 
     posts = standings_posts(world.table)
     assert len(posts) == 2 and state.status == "finished"
