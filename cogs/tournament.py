@@ -171,7 +171,8 @@ class TournamentCog(
             if id is None:
                 await self._refused(interaction, TournamentError("tournament.error.none"))
             else:
-                await say(interaction, t("tournament.error.no_such", locale, number=id))
+                mine = str(interaction.locale)  # a refusal speaks the asker's language
+                await say(interaction, t("tournament.error.no_such", mine, number=id))
             return
         _, state = found
         if state.status == "lobby":

@@ -15,6 +15,7 @@ import pytest
 
 from bot.client import CardTableBot
 from bot.tables.tournament import Tournament
+from bot.texts import t
 from emulator import Channel, Emulator, EmulatorUsageError, Message
 from tests.support.play_driver import scale_rate_limits
 from tests.support.tournament_night import eleven_people, night_of, play_round, standings_posts
@@ -143,7 +144,5 @@ async def test_a_night_tells_each_player_where_to_sit_and_reads_as_played(
     by_id = await world.bob.slash(elsewhere, "tournament status", id=tournament_id)
     assert by_id.content.splitlines()[:4] == final.splitlines()[:4]
     nothing = await world.bob.slash(elsewhere, "tournament status", id=tournament_id + 99)
-    assert (
-        nothing.ephemeral
-        and nothing.content == f"This server has no tournament {tournament_id + 99}."
-    )
+    refused = t("tournament.error.no_such", world.bob.locale, number=tournament_id + 99)
+    assert nothing.ephemeral and nothing.content == refused
