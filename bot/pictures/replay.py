@@ -115,8 +115,10 @@ def _header(
     view = step.view
     label = t("replay.picture.hand", locale, number=step.hand + 1)
     trump = view.get("trump")
+    if view.get("hand_value"):  # truco: what the hand is worth now (raised by a truco)
+        label += f" · {t('picture.worth', locale)} {view['hand_value']}"
     if trump:
-        label += " · " + t("replay.picture.trump", locale)
+        label += " · " + t("picture.trump", locale)
     _write(draw, (16, 12), label)
     if trump:
         x = 16 + draw.textlength(label + " ", font=font_for(label, TEXT))
@@ -155,7 +157,7 @@ def step_png(
     dealer = view.get("dealer")
     for seat in range(4):
         place = place_of(seat, bottom)
-        mark = t("table.mark.dealer", locale) if seat == dealer else None
+        mark = t("picture.dealer", locale) if seat == dealer else None
         _name(draw, names[seat], seat, place, mark)
         if seat < len(held):
             _hand(image, list(held[seat]), place)

@@ -690,7 +690,6 @@ STRINGS: dict[str, str] = {
     "replay.cmd.missing": "Give a game number (see /history) or attach a hand record file.",
     "replay.move": "{player} plays {move}.",
     "replay.picture.hand": "Hand {number}",
-    "replay.picture.trump": "trump",
     "replay.picture.as_dealt": "The hands as dealt",
     "replay.title": "Replay — {game}, game {id} · hand {hand} of {hands}",
     "replay.footer": "Step {step} of {steps} · ⏮ ◀ ▶ ⏭ to move, or pick a hand",
