@@ -220,7 +220,9 @@ class CardTableBot(commands.Bot):
         # Tournaments (issue 23): rebuilt from their logs once the gateway has given the
         # channels and threads, then what a restart interrupted is done.
         self._tournaments = TournamentService(TournamentRepository(storage.db), service, self.clock)
-        self._tournaments.host = TournamentUI(self, show_table=table_ui.public.repost)
+        self._tournaments.host = TournamentUI(
+            self, self._tournaments, show_table=table_ui.public.repost
+        )
         resume = asyncio.create_task(self._resume_tournaments(), name="tournaments-resume")
         self._background.add(resume)
         resume.add_done_callback(self._background.discard)

@@ -11,8 +11,8 @@ from discord.ext import commands
 from bot.client import CardTableBot
 from bot.tables.games import GAME_NAMES
 from bot.tables.seasons import LENGTHS, SeasonError
-from bot.texts import n, t
-from bot.ui.boards.seasons import season_name
+from bot.texts import t
+from bot.ui.boards.seasons import minimums_text, season_name
 from bot.ui.kit.answer import say, show
 from bot.ui.kit.message_parts import MessageParts
 from bot.ui.kit.translator import command_text
@@ -68,19 +68,9 @@ class Season(commands.GroupCog, group_name="season", group_description=command_t
             if season.ends_at is None
             else t("season.ends", locale, when=f"<t:{int(season.ends_at)}:R>")
         )
-        minimums = t(
-            "season.minimums",
-            locale,
-            games=n("plural.games", locale, season.min_games),
-            rating=season.min_rating,
-        )
-        started = t(
-            "season.started",
-            locale,
-            season=season_name(season, locale),
-            minimums=minimums,
-            when=when,
-        )
+        minimums = minimums_text(season.min_games, season.min_rating, locale)
+        name = season_name(season, locale)
+        started = t("season.started", locale, season=name, minimums=minimums, when=when)
         await show(interaction, MessageParts(started, None, None))  # public: the server's news
 
     @app_commands.command(name="end", description=command_text("season.cmd.end"))

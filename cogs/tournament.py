@@ -12,7 +12,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import CardTableBot
-from bot.tables.tournament import FORMAT_PROGRESSIVE, TIE_BREAK, TournamentError
+from bot.tables.tournament import (
+    FORMAT_PROGRESSIVE,
+    MAX_HANDS,
+    MAX_ROUNDS,
+    TIE_BREAK,
+    TournamentError,
+)
 from bot.texts import t
 from bot.ui.kit.answer import say
 from bot.ui.kit.translator import command_text
@@ -22,6 +28,7 @@ from bot.ui.tournament.standings import (
     lobby_text,
     standings_picture,
     standings_text,
+    started_tables,
     started_text,
 )
 
@@ -54,8 +61,8 @@ class TournamentCog(
     async def create(
         self,
         interaction: discord.Interaction,
-        rounds: app_commands.Range[int, 1, 12] = 3,
-        hands: app_commands.Range[int, 0, 12] | None = None,
+        rounds: app_commands.Range[int, 1, MAX_ROUNDS] = 3,
+        hands: app_commands.Range[int, 1, MAX_HANDS] | None = None,
         format: Literal["progressive", "knockout", "round_robin"] = "progressive",
         game: Literal["euchre", "truco"] = "euchre",
         best_of: Literal[1, 3] = 1,
@@ -141,18 +148,33 @@ class TournamentCog(
             else:
                 await self._refused(interaction, error)
             return
-        threads = " ".join(f"<#{c}>" for _, c in sorted(state.threads.items()) if _[0] == 0)
-        started = started_text(state, locale)
-        await interaction.followup.send(started + (("\n" + threads) if threads else ""))
+        # The state after the start: the first round's threads are open by now.
+        _, state = self.bot.tournaments.get(tournament_id)
+        lines = [started_text(state, locale), *started_tables(state, locale)]
+        await interaction.followup.send(
+            "\n".join(lines)[:2000], allowed_mentions=discord.AllowedMentions.none()
+        )
 
     @app_commands.command(name="status", description=command_text("tournament.cmd.status"))
-    async def status(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(id=command_text("tournament.cmd.id"))
+    async def status(
+        self, interaction: discord.Interaction, id: app_commands.Range[int, 1] | None = None
+    ) -> None:
+        """The night in this channel (running, or else its latest: a finished night shows its
+        final standings), or `id`: any tournament of this server."""
         locale = str(interaction.guild_locale or interaction.locale)
-        try:
-            _, state = self.bot.tournaments.get(self._here(interaction))
-        except TournamentError as error:
-            await self._refused(interaction, error)
+        assert interaction.guild_id is not None
+        found = await self.bot.tournaments.shown(
+            interaction.guild_id, interaction.channel_id or 0, id
+        )
+        if found is None:
+            if id is None:
+                await self._refused(interaction, TournamentError("tournament.error.none"))
+            else:
+                mine = str(interaction.locale)  # a refusal speaks the asker's language
+                await say(interaction, t("tournament.error.no_such", mine, number=id))
             return
+        _, state = found
         if state.status == "lobby":
             await say(interaction, lobby_text(state, locale))
             return

@@ -73,13 +73,17 @@ def _scale(value: float, low: float, high: float, start: float, end: float) -> f
 
 
 def _rating_panel(
-    draw: ImageDraw.ImageDraw, top: int, ratings: Sequence[int], locale: str | None
+    draw: ImageDraw.ImageDraw,
+    top: int,
+    ratings: Sequence[int],
+    locale: str | None,
+    title: str | None = None,
 ) -> None:
     low = min(ratings, default=1000)
     high = max(ratings, default=1000)
     pad = max(10, (high - low) // 10)
     low, high = low - pad, high + pad
-    left, plot_top, right, bottom = _frame(draw, top, t("chart.rating", locale), low, high)
+    left, plot_top, right, bottom = _frame(draw, top, title or t("chart.rating", locale), low, high)
     if not ratings:
         return
     last = max(1, len(ratings) - 1)
@@ -99,37 +103,78 @@ def _months_panel(
     top: int,
     months: Sequence[tuple[str, int, int]],
     locale: str | None,
+    title: str | None = None,
 ) -> None:
-    """Bars of games per month, the wins part green, with the win share above each bar."""
+    """A bar of wins per month, with "wins/games" above it. A month without a win draws
+    nothing but its name (issue 34: an empty value is no bar and no "0%")."""
     ticks = 4
-    most = _whole(max((games for _, _, games in months), default=1) or 1, ticks)
-    left, plot_top, right, bottom = _frame(draw, top, t("chart.win_share", locale), 0, most, ticks)
+    most = _whole(max((wins for _, wins, _ in months), default=1) or 1, ticks)
+    left, plot_top, right, bottom = _frame(
+        draw, top, title or t("chart.win_share", locale), 0, most, ticks
+    )
     if not months:
         return
     slot = (right - left) / len(months)
     width = min(48.0, slot * 0.6)
     for i, (label, wins, games) in enumerate(months):
         centre = left + slot * (i + 0.5)
-        full = _scale(games, 0, most, bottom, plot_top)
-        won = _scale(wins, 0, most, bottom, plot_top)
-        draw.rectangle([centre - width / 2, full, centre + width / 2, bottom], fill=LOSS)
         if wins:
+            won = _scale(wins, 0, most, bottom, plot_top)
             draw.rectangle([centre - width / 2, won, centre + width / 2, bottom], fill=WIN)
-        share = f"{100 * wins / games:.0f}%" if games else "–"
-        _write(draw, (centre, full - 3), share, 11, bold=True, anchor="mb")
+            _write(draw, (centre, won - 3), f"{wins}/{games}", 11, bold=True, anchor="mb")
         _write(draw, (centre, bottom + 4), label, 11, anchor="ma")
 
 
 def stats_chart(
-    ratings: Sequence[int], months: Sequence[tuple[str, int, int]], locale: str | None = None
+    ratings: Sequence[int],
+    months: Sequence[tuple[str, int, int]],
+    locale: str | None = None,
+    game: str | None = None,
 ) -> bytes:
-    """/stats: the player's rating after each game (oldest first), then their games and wins
-    by month: (label such as "2026-03", wins, games), oldest first."""
+    """/stats: the player's rating after each game (oldest first), then their wins by month:
+    (label such as "2026-03", wins, games), oldest first. `game`: its name in the panels'
+    titles (a chart of several games, stats_charts)."""
+    return _png(_stats_image(ratings, months, locale, game))
+
+
+def _stats_image(
+    ratings: Sequence[int],
+    months: Sequence[tuple[str, int, int]],
+    locale: str | None,
+    game: str | None,
+) -> Image.Image:
     image = Image.new("RGB", (WIDTH, 2 * PANEL), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    _rating_panel(draw, 0, ratings, locale)
-    _months_panel(draw, PANEL, months, locale)
+    rating_title = t("chart.rating", locale)
+    wins_title = t("chart.win_share", locale)
+    if game is not None:
+        rating_title, wins_title = f"{game} · {rating_title}", f"{game} · {wins_title}"
+    _rating_panel(draw, 0, ratings, locale, rating_title)
+    _months_panel(draw, PANEL, months, locale, wins_title)
+    return image
+
+
+def stats_charts(
+    sections: Sequence[tuple[str, Sequence[int], Sequence[tuple[str, int, int]]]],
+    locale: str | None = None,
+) -> bytes:
+    """/stats with no game asked for: each game the player played, (name, ratings, months),
+    one under the other (issue 34: the record covers both games, so does its chart)."""
+    if len(sections) == 1:
+        _, ratings, months = sections[0]
+        return stats_chart(ratings, months, locale)
+    images = [_stats_image(r, m, locale, name) for name, r, m in sections]
+    image = Image.new("RGB", (WIDTH, sum(i.height for i in images)), BACKGROUND)
+    for index, part in enumerate(images):
+        image.paste(part, (0, index * 2 * PANEL))
     return _png(image)
+
+
+def stats_charts_job(
+    job: tuple[Sequence[tuple[str, Sequence[int], Sequence[tuple[str, int, int]]]], str | None],
+) -> bytes:
+    """`stats_charts` as one plain-data job, for the pictures' worker."""
+    return stats_charts(*job)
 
 
 def recap_chart(days: Sequence[tuple[str, int]], locale: str | None = None) -> bytes:

@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.tables.records import bot_number
 from bot.tables.service import Table
 from bot.texts import t
 
@@ -53,7 +54,7 @@ def _player_name(table: Table, position: int, locale: str | None) -> str:
     if seat is None:
         return t("table.empty_seat", locale)
     if seat.is_bot:
-        return t("picture.bot_name", locale, number=position + 1)
+        return t("picture.bot_name", locale, number=bot_number(seat.name, position))
     return seat.name
 
 

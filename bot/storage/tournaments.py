@@ -110,6 +110,13 @@ class TournamentRepository:
             )
         return _record(row, [str(a[0]) for a in actions])
 
+    async def latest_tournament(self, channel_id: int) -> int | None:
+        async with self._db.reader() as reader:
+            row = await reader.one(
+                "SELECT max(id) FROM tournaments WHERE channel_id = ?", (channel_id,)
+            )
+        return None if row is None or row[0] is None else int(row[0])
+
     async def table_scores(self, table_id: int) -> tuple[int, int] | None:
         async with self._db.reader() as reader:
             row = await reader.one(

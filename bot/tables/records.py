@@ -8,6 +8,7 @@ The service depends on `TableStore` only; `bot.storage.SqliteTableStore` and
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -58,6 +59,17 @@ class ChannelTaken(Exception):
     def __init__(self, channel_id: int) -> None:
         super().__init__(f"channel {channel_id} already has an open table")
         self.channel_id = channel_id
+
+
+_BOT_NAME = re.compile(r"Bot (\d{1,3})")
+
+
+def bot_number(name: str, position: int) -> int:
+    """The number a bot seat is shown by: the one in its stored name ("Bot 6": a lobby names
+    its bots by their seat, a tournament by their place in the night's field, so the same bot
+    reads the same at its tables and in the standings); else its seat's."""
+    match = _BOT_NAME.fullmatch(name)
+    return int(match[1]) if match else position + 1
 
 
 @dataclass(frozen=True)

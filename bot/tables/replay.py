@@ -6,11 +6,14 @@ at that moment (what a spectator saw then) and, once a hand is over, the four ha
 dealt, face up. Nothing here keeps state between calls: a step is found again from the game and
 its index, so a button that carries (game id, step) works after a restart.
 
-Steps of one hand, in order:
+Steps of one hand, in order (issue 34: one step per action, so a replay goes card by card):
 - "deal": the hand was dealt (euchre: the turned card is up; nobody has acted);
-- "trick": a trick (truco: a round) ended; `trick` holds its cards and winner, and the bids or
-  truco calls since the previous step are in `events`;
+- "move": one action that ended nothing: a card played into a trick, a bid, a truco call;
+- "trick": a trick (truco: a round) ended with the card just played; `trick` holds its cards
+  and winner;
 - "hand_end": the hand is scored (or thrown in): `hands` shows what everyone was dealt.
+A finished game has no secrets: every step holds the four hands as they are at that moment
+(`held`, face up), what each seat would see of its own hand then.
 """
 
 from __future__ import annotations
@@ -57,6 +60,8 @@ class ReplayStep:
     tricks: list[Trick] = field(default_factory=list)  # this hand's tricks so far
     hand_points: tuple[int, int] | None = None  # (team, points) at a hand's end, if any scored
     hands: list[list[str]] | None = None  # the hands as dealt, face up, once the hand is over
+    held: list[list[str]] = field(default_factory=list)  # each seat's cards at this step
+    move: tuple[int, str] | None = None  # (seat, action) of a "move" step
 
 
 @dataclass(frozen=True)
@@ -135,12 +140,14 @@ def replay_steps(
                 view=game.view(None),
                 events=list(pending),
                 tricks=list(tricks),
+                held=[list(game.view(seat)["hand"] or ()) for seat in range(4)],
                 **extra,
             )
         )
         pending.clear()
 
     for game, count, events in walk(game_name, options, seed, first_dealer, actions):
+        before = len(steps)
         for event in events:
             if event.kind == HAND_DEALT:
                 # The deal step comes after the end of the hand before (same action).
@@ -160,6 +167,9 @@ def replay_steps(
                 team = event.data.get("scoring_team", event.data.get("team"))
                 points = None if team is None else (int(team), int(event.data["points"]))
                 add("hand_end", count, hand_points=points, hands=deals[-1].hands)
+        if count and len(steps) == before and steps:  # an action that ended nothing
+            seat, action = actions[count - 1]
+            add("move", count, move=(int(seat), str(action)))
     if pending and steps:  # the game's end (game_won): with the last step
         last = steps[-1]
         steps[-1] = replace(last, events=last.events + pending, view=game.view(None))

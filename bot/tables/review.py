@@ -3,9 +3,10 @@
 For each decision the player took with a real choice (more than one legal action), the hard
 search estimates every legal option from what that seat could see at that moment only: its own
 view and the hand's history as it saw it (`game.view(seat)`, `game.hand_history(seat)`), the
-hidden cards dealt at random consistent with them, exactly as a hard bot seat decides. Euchre
-options are valued in expected points for the hand (ours minus theirs); truco options in the
-chance to win the game, with the chance to take the hand beside it.
+hidden cards dealt at random consistent with them, exactly as a hard bot seat decides. Options
+of both games are valued in the chance to win the game (one unit, issue 34); beside it euchre
+keeps the hand's expected points and the chance to take the trick in play, truco the chance to
+take the hand: the figures a marked decision is explained by.
 
 A decision whose chosen option is worth less than the best by a threshold is marked: an
 inaccuracy, a mistake or a blunder (THRESHOLDS), with the option the bot preferred.
@@ -30,11 +31,11 @@ from bot.tables.replay import HAND_DEALT, walk
 from bot.workers import worker_pool
 
 VERDICTS: tuple[str, ...] = ("inaccuracy", "mistake", "blunder")
-# The loss (best option's value minus the chosen one's) from which each verdict holds. Euchre in
-# points of the hand (a euchre swings 3 to 4 points, a trick given away about 1); truco in the
-# chance to win the game (a hand of 2 points moves it about 10 points of percentage mid-game).
+# The loss (best option's value minus the chosen one's) from which each verdict holds, in one
+# unit for both games (issue 34): the chance to win the game (a truco hand of 2 points moves it
+# about 10 points of percentage mid-game, a euchre point about 7 in a game to 10).
 THRESHOLDS: dict[str, tuple[float, float, float]] = {
-    "euchre": (0.25, 0.5, 1.0),
+    "euchre": (0.04, 0.08, 0.16),
     "truco": (0.04, 0.08, 0.16),
 }
 # Play-outs (euchre) and sampled deals (truco) per decision: at or above the hard bot's (350,
@@ -71,8 +72,10 @@ class DecisionTask:
 @dataclass(frozen=True)
 class OptionValue:
     action: str
-    value: float  # euchre: expected points for the hand; truco: chance to win the game
+    value: float  # the chance to win the game (both games: the unit of a decision's loss)
     hand_chance: float | None = None  # truco: chance to take the hand
+    points: float | None = None  # euchre: the hand's expected points (ours minus theirs)
+    trick_chance: float | None = None  # euchre: chance our side takes the trick in play
 
 
 @dataclass(frozen=True)
@@ -172,8 +175,13 @@ def judge(task: DecisionTask) -> Decision:
         both = truco_search.evaluate_both(task.view, task.history, task.iterations, task.seed)
         options = [OptionValue(action, value, hand) for action, value, hand in both]
     else:
-        values = euchre_search.evaluate(task.view, task.history, task.iterations, task.seed)
-        options = [OptionValue(action, value) for action, value in values]
+        figures = euchre_search.evaluate_for_review(
+            task.view, task.history, task.iterations, task.seed
+        )
+        options = [
+            OptionValue(action, chance, points=points, trick_chance=trick)
+            for action, points, trick, chance in figures
+        ]
     # Best first; among equals the legal order (the order the search itself prefers them in).
     options.sort(key=lambda option: -option.value)
     chosen = next((o for o in options if o.action == task.chosen), None)

@@ -48,5 +48,11 @@ class TournamentStore(Protocol):
     async def load_tournaments(self) -> list[TournamentRecord]:
         """Every tournament that is not finished, with its actions (start-up)."""
 
+    async def get_tournament(self, tournament_id: int) -> TournamentRecord | None:
+        """One tournament, finished or not, with its actions (None: no such id)."""
+
+    async def latest_tournament(self, channel_id: int) -> int | None:
+        """The id of the channel's latest tournament, finished or not (None: never one)."""
+
     async def table_scores(self, table_id: int) -> tuple[int, int] | None:
         """The final score of the table's recorded game (None: none recorded)."""

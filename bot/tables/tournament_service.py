@@ -42,8 +42,12 @@ class Host(Protocol):
     async def open_thread(self, record: TournamentRecord, round_number: int, table: int) -> int:
         """A new thread for the table under the tournament's channel; its id."""
 
-    async def show_table(self, table: Table) -> None:
-        """Post the table's message in its thread (and tell its players)."""
+    async def show_table(
+        self, record: TournamentRecord, state: Tournament, rnd: int, number: int, table: Table
+    ) -> None:
+        """Post the table's message in its thread, after a first message that tells the
+        table's people (pinging each once) where they sit and when the round's time runs out
+        (`round_deadline`)."""
 
     async def post_standings(self, record: TournamentRecord, state: Tournament, rnd: int) -> None:
         """The standings after round `rnd` (text and picture) in the tournament's channel."""
@@ -78,6 +82,28 @@ class TournamentService:
         if found is None:
             raise TournamentError("tournament.error.none")
         return found
+
+    async def shown(
+        self, guild_id: int, channel_id: int, tournament_id: int | None = None
+    ) -> tuple[TournamentRecord, Tournament] | None:
+        """What /tournament status shows: the tournament `tournament_id` of this server, or
+        else this channel's running one, or else its latest (a finished night keeps its final
+        standings); read from the store when it is not live (after a restart, or an old one)."""
+        if tournament_id is None:
+            found = self.in_channel(channel_id)
+            if found is not None:
+                return found
+            tournament_id = await self.store.latest_tournament(channel_id)
+            if tournament_id is None:
+                return None
+        live = self._live.get(tournament_id)
+        record = live[0] if live is not None else await self.store.get_tournament(tournament_id)
+        if record is None or record.guild_id != guild_id:
+            return None
+        if live is not None:
+            return live
+        config = TournamentConfig.from_dict(record.config)
+        return record, Tournament.replay(config, list(record.actions))
 
     def in_channel(self, channel_id: int) -> tuple[TournamentRecord, Tournament] | None:
         for record, state in self._live.values():
@@ -204,6 +230,10 @@ class TournamentService:
             self._stop_timer(tournament_id)
             return False
         rnd = state.round
+        # The round's clock first (stored, so that a restart keeps the deadline): each table's
+        # first message shows the time left.
+        if rnd not in state.round_started:
+            state = await self.act(tournament_id, f"clock:{rnd}:{int(self.clock())}")
         for table in range(state.table_count):
             if (rnd, table) not in state.threads:
                 thread_id = await host.open_thread(record, rnd, table)
@@ -211,9 +241,7 @@ class TournamentService:
             if (rnd, table) not in state.opened:
                 opened = await self._open_table(record, state, rnd, table)
                 state = await self.act(tournament_id, f"open:{rnd}:{table}:{opened.id}")
-                await host.show_table(opened)
-        if rnd not in state.round_started:  # stored, so that a restart keeps the deadline
-            state = await self.act(tournament_id, f"clock:{rnd}:{int(self.clock())}")
+                await host.show_table(record, state, rnd, table, opened)
         self._arm_timer(tournament_id, rnd)
         for table in range(state.table_count):
             if (rnd, table) in state.results:

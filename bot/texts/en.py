@@ -175,6 +175,7 @@ STRINGS: dict[str, str] = {
     "table.mark.sitting_out": "sits out",
     "table.mark.to_act": "▶ to act",
     "table.title": "{game} — hand {hand} · first to {target}",
+    "table.title.hands": "{game} — hand {hand} of {hands}",
     "table.field.team": "{team} — {points}",
     "table.field.trump": "Trump",
     "table.trump_made": "Trump {suit}, made by {maker}",
@@ -266,6 +267,8 @@ STRINGS: dict[str, str] = {
     "result.margin": "Rubber margin: {margin}",
     "result.match": "{team} wins the match {won}–{lost}",
     "result.content": "Game over — {team} ({players}) wins!",
+    "result.tied": "A tie, **{score}–{score}** after {hands}: neither side wins the round.",
+    "result.content.tied": "Round over — a tie, {score}–{score}.",
     "result.button.again": "Play again",
     "closed.title": "{game} table closed",
     "closed.description": "This table is closed. Open a new one with /euchre new or /truco new.",
@@ -346,6 +349,7 @@ STRINGS: dict[str, str] = {
     "event.euchre.hand_scored.defended_alone_march": "{team} defended alone, all five: +{points}!",
     "event.euchre.redeal": "All pass again: the hand is thrown in; {dealer} deals next.",
     "event.euchre.game_won": "{team} wins the game {winner_score}–{loser_score}!",
+    "event.euchre.game_tied": "The round ends in a tie, {score}–{score}.",
     "event.euchre.rubber_won": "{team} wins the rubber (margin {margin})!",
     "event.truco.hand_dealt": "Hand {number}: {dealer} deals, {leader} leads.",
     "event.truco.hand_of_ten": "Mão de dez: {team} sees each other's cards and decides.",
@@ -387,7 +391,8 @@ STRINGS: dict[str, str] = {
     "season.cmd.game": "Which game",
     "season.cmd.length": "How long the season lasts",
     "season.cmd.min_games": "Games a player needs to be ranked (default 5)",
-    "season.cmd.min_rating": "Rating a player needs to be ranked (default 0)",
+    "season.cmd.min_rating": "Rating needed to be ranked, as the board shows it "
+    "(new players start at 1000; default: none)",
     "season.length.month": "A month",
     "season.length.quarter": "A quarter (three months)",
     "season.length.open": "Until an admin ends it",
@@ -405,7 +410,9 @@ STRINGS: dict[str, str] = {
     "season.ends": "Ends {when}.",
     "season.open_ended": "Runs until an admin ends it.",
     "season.closed_on": "Ended on {when}.",
-    "season.minimums": "Ranked with {games} and a rating of {rating} or more.",
+    "season.minimums": "Ranked with {games} and a rating of {rating} or more "
+    "(a new player starts at {start}).",
+    "season.minimums.games": "Ranked with {games}, at any rating (a new player starts at {start}).",
     "season.empty": "Nobody has played in {season} yet.",
     "season.no_champion": "Nobody met the season's minimums.",
     "season.over": "🏆 {season} is over! Champion: {champions}. Congratulations!",
@@ -435,6 +442,7 @@ STRINGS: dict[str, str] = {
     "tournament.cmd.leave": "Leave the night (a bot plays your place once it started).",
     "tournament.cmd.start": "Start the night: bots fill the last table (the host).",
     "tournament.cmd.status": "The standings of the night in this channel.",
+    "tournament.cmd.id": "A past tournament of this server (its number)",
     "tournament.cmd.end": "End the night now (the host).",
     "tournament.created": "🃏 {host} opens a progressive euchre night: {rounds} of {hands}, "
     "new partners each round, points count for each player. "
@@ -447,6 +455,11 @@ STRINGS: dict[str, str] = {
     "Each table plays in its own thread:",
     "tournament.ended": "The host ended the night.",
     "tournament.thread": "Round {round} · Table {table}",
+    "tournament.started.table": "**Table {table}** {thread}: {north_south} vs {east_west}",
+    "tournament.welcome": "**Round {round} of {rounds} · Table {table}** — {hands}.\n"
+    "{north_south} vs {east_west}: sit down, the table is below.\n"
+    "The round's time runs out {deadline}; then a bot plays for anyone who is slow.",
+    "tournament.error.no_such": "This server has no tournament {number}.",
     "tournament.error.format": "Progressive nights are euchre; pairs play euchre or truco.",
     "tournament.error.best_of": "Matches are best of 1 or 3.",
     "tournament.title.knockout": "Pairs knockout",
@@ -513,7 +526,8 @@ STRINGS: dict[str, str] = {
     "stats.unranked": "Rating **{rating}** · ranked after {min_games} games ({games} so far)",
     "stats.record": "{games} · {wins} ({win_pct:.0f}%)",
     "stats.line": "{label}: **{value}**",
-    "stats.footer": "Ratings are OpenSkill team ratings, shown as 1000 + 40 × (μ − 3σ). "
+    "stats.footer": "A new player's rating is 1000: wins raise it, more against stronger "
+    "players, losses lower it, and it moves less as your games add up. "
     "Ranked after {min_games} games; bots are not ranked.",
     "stats.chart": "{game}: the rating after each game, and wins by month",
     "stats.none": "{name} has no finished games in this server yet.",
@@ -674,6 +688,9 @@ STRINGS: dict[str, str] = {
     "replay.cmd.game": "The game's number (see /history)",
     "replay.cmd.record": "A hand record file to replay",
     "replay.cmd.missing": "Give a game number (see /history) or attach a hand record file.",
+    "replay.move": "{player} plays {move}.",
+    "replay.picture.hand": "Hand {number}",
+    "replay.picture.as_dealt": "The hands as dealt",
     "replay.title": "Replay — {game}, game {id} · hand {hand} of {hands}",
     "replay.footer": "Step {step} of {steps} · ⏮ ◀ ▶ ⏭ to move, or pick a hand",
     "replay.hand": "Hand {number}",
@@ -723,10 +740,16 @@ STRINGS: dict[str, str] = {
     "review.verdict.inaccuracy": "inaccuracy",
     "review.verdict.mistake": "mistake",
     "review.verdict.blunder": "blunder",
-    "review.line.points": "**{number}.** Hand {hand}: you chose {chosen} — {verdict}"
-    " (−{loss} points); the bot preferred {best}",
-    "review.line.percent": "**{number}.** Hand {hand}: you chose {chosen} — {verdict}"
-    " (−{loss}% chance to win); the bot preferred {best}",
+    "review.unit": "Each loss is what the choice cost your side's chance to win the game, "
+    "in points of percentage.",
+    "review.line": "**{number}.** Hand {hand}: you chose {chosen} — {verdict}"
+    " (−{loss}); the bot preferred {best}",
+    "review.why.trick": "{chosen}: your side takes this trick {trick} times in 10 and the hand "
+    "averages {points} points; {best}: {best_trick} in 10, {best_points}.",
+    "review.why.points": "{chosen}: the hand averages {points} points for your side; "
+    "{best}: {best_points}.",
+    "review.why.truco": "{chosen}: your side takes this hand {hand_chance} times in 10 and "
+    "wins the game {chance}% of the time; {best}: {best_hand} in 10, {best_chance}%.",
     # --- issue 24: provably fair deals ---
     "turn.euchre.cut": "{who} cuts the deck.",
     "turn.truco.cut": "{who} cuts the deck.",

@@ -17,7 +17,7 @@ import pytest
 from bot.client import CardTableBot
 from bot.settings import Settings
 from bot.tables.review import decision_tasks
-from bot.ui.after_game.replay import replay_of
+from bot.ui.after_game.replay import replay_of, seat_names, step_job
 from bot.ui.after_game.review import step_of
 from bot.ui.words.cards import card_text
 from emulator import Emulator, Message, SimulatedUser, run_bot
@@ -87,13 +87,43 @@ async def test_review_marks_the_deliberate_bad_move_with_progress(
             description,
         )
         assert marked, description
-        # Its 🔎 button opens the replay at the trick of that move, privately.
+        # Issue 34: why, in one sentence from the search's own figures: what was played and
+        # what the bot preferred, each with its estimated result.
+        lines = description.splitlines()
+        at_line = next(i for i, ln in enumerate(lines) if ln.startswith(f"**{marked[1]}.** "))
+        why = lines[at_line + 1]
+        number_of = r"[+−]?\d+\.\d"
+        if game_name == "euchre":
+            expected = (
+                rf"{re.escape(shown_move)}: your side takes this trick \d+ times in 10 and the "
+                rf"hand averages {number_of} points; .+: \d+ in 10, {number_of}\."
+            )
+        else:
+            expected = (
+                r"run: your side takes this hand 0 times in 10 and wins the game \d+% of the "
+                r"time; .+: \d+ in 10, \d+%\."
+            )
+        assert re.fullmatch(expected, why), why
+        print(f"REVIEW ({game_name}):\n{description}")  # the closing note quotes it (pytest -s)
+        # Both games measure the loss in one unit, named once.
+        assert description.count("chance to win the game, in points of percentage") == 1
+        # Every item has its button.
+        items = re.findall(r"^\*\*(\d+)\.\*\* ", description, re.M)
+        assert [button.label for button in answer.buttons] == [f"🔎 {i}" for i in items]
+        # Its 🔎 button opens the replay at that card, privately, every hand face up from the
+        # reviewer's seat.
         number = int(marked[1])
         opened = await alice.click(answer, f"🔎 {number}")
         assert opened.ephemeral and opened.embed is not None
         steps = replay_of(stored)
+        at = step_of(steps, index)
         footer = opened.embed["footer"]["text"]
-        assert footer.startswith(f"Step {step_of(steps, index) + 1} of {len(steps.steps)} ")
+        assert footer.startswith(f"Step {at + 1} of {len(steps.steps)} ")
+        assert steps.steps[at].actions == index + 1  # the step of that very move
+        names = seat_names(stored, alice.locale)
+        job = (game_name, steps.steps[at], names, stored.id, alice.locale, 0)
+        (attachment,) = opened.attachments
+        assert emulator.message_service.files[int(attachment["id"])].data == step_job(job)
 
         # Someone who did not play the game cannot review it.
         assert not world.dave.sees(answer)

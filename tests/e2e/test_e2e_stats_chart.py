@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 
-from bot.pictures.charts import stats_chart
+from bot.pictures.charts import stats_chart, stats_charts
 from bot.settings import Settings
 from emulator import Emulator, Message, run_bot
 from tests.support.leaderboard import Recorder
@@ -38,16 +38,20 @@ async def test_stats_show_the_rating_chart_and_post_to_the_channel(
         ratings, months = await bot.results.rating_series(world.guild.id, world.alice.id, "euchre")
         assert len(ratings) == 4 and sum(games for _, _, games in months) == 4
 
+        # No game asked for: the chart covers both games, the most played first (issue 34).
         shown = await world.alice.slash(world.table, "stats")
         assert shown.ephemeral and shown.embed is not None
         assert shown.embed["image"]["url"].endswith("/stats.png")  # the attachment resolved
         assert shown.embed["description"] == (
-            "Euchre: the rating after each game, and wins by month"
+            "Euchre & Truco Mineiro: the rating after each game, and wins by month"
         )
-        assert picture(emulator, shown) == stats_chart(ratings, months, "en-US")
-        only_truco = await world.alice.slash(world.table, "stats", game="truco")
         truco = await bot.results.rating_series(world.guild.id, world.alice.id, "truco")
+        both = stats_charts([("Euchre", ratings, months), ("Truco Mineiro", *truco)], "en-US")
+        assert picture(emulator, shown) == both
+        only_truco = await world.alice.slash(world.table, "stats", game="truco")
         assert picture(emulator, only_truco) == stats_chart(*truco, "en-US")
+        only_euchre = await world.alice.slash(world.table, "stats", game="euchre")
+        assert picture(emulator, only_euchre) == stats_chart(ratings, months, "en-US")
 
         # Post to channel: public, by Alice, notifying nobody; Dave sees it.
         posted = await world.alice.click(shown, "Post to channel")
@@ -56,7 +60,7 @@ async def test_stats_show_the_rating_chart_and_post_to_the_channel(
         assert posted.embed is not None and shown.embed is not None
         assert posted.embed["title"] == shown.embed["title"]
         assert posted.embed["fields"] == shown.embed["fields"]
-        assert picture(emulator, posted) == stats_chart(ratings, months, "en-US")
+        assert picture(emulator, posted) == both
         assert posted.buttons == []  # the public copy has no Post button of its own
         # Someone else's record, posted by Bob: the record is Alice's, the post Bob's.
         bobs_view = await world.bob.slash(world.table, "stats", user=world.alice, game="euchre")

@@ -7,6 +7,7 @@ from __future__ import annotations
 from bot.client import CardTableBot
 from bot.tables.rotation import progressive_schedule
 from bot.texts import t
+from bot.ui.tournament.standings import place_label
 from emulator import Emulator
 from emulator.rest_threads import ThreadChannel
 from tests.support.play_driver import scale_rate_limits
@@ -77,9 +78,7 @@ async def test_a_twelve_place_progressive_night_in_threads(
     assert erin_place.left and erin_place.is_bot
     assert t("tournament.place.left", None, name=erin_place.name) in posts[-1]
     leader = state.standings()[0]
-    shown = leader.place.name
-    if leader.place.left:
-        shown = t("tournament.place.left", None, name=shown)
+    shown = place_label(leader.place)  # a bot as the tables name it (issue 34)
     assert f"`1.` **{shown}** — points: {leader.points}" in posts[-1]
     pictures = [m for m in world.table.messages if m.attachments]
     assert len(pictures) >= 3

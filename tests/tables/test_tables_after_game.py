@@ -355,7 +355,9 @@ def test_stats_chart_draws_the_rating_line_and_a_bar_per_month() -> None:
     )
     wins = _columns_with(image, charts.WIN)
     losses = _columns_with(image, charts.LOSS)
-    assert len(_runs(losses)) == 3 and len(_runs(wins)) == 2  # the third month has no win
+    # Wins by month: the third month has no win, so nothing is drawn for it (issue 34), and
+    # losses are no bar of their own.
+    assert not losses and len(_runs(wins)) == 2
     # Nothing to show yet still gives a picture (a new player), in another script too.
     assert _image(charts.stats_chart([], [], "hi")).size == (charts.WIDTH, 2 * charts.PANEL)
 
@@ -370,14 +372,20 @@ def _runs(columns: list[int]) -> list[tuple[int, int]]:
     return runs
 
 
-def test_replay_picture_adds_the_face_up_hands_after_a_hand() -> None:
-    from bot.pictures.replay import BAND, step_png
-    from bot.pictures.table import HEIGHT, WIDTH
+def test_replay_picture_shows_every_hand_face_up_from_the_deal() -> None:
+    """Issue 34: a finished game has no secrets; from the deal on no card is drawn face down,
+    and every step is one picture 800 px wide (readable at a phone's 400)."""
+    from bot.pictures.cards import BACK
+    from bot.pictures.replay import HEIGHT, WIDTH, step_png
 
     game = truco_game(8)
     replay = replay_steps(*record(game))
     names = ["Ana", "Bo", "Cy", "Di"]
+    deal = replay.steps[0]
     trick = next(s for s in replay.steps if s.kind == "trick")
     end = next(s for s in replay.steps if s.kind == "hand_end")
-    assert _image(step_png("truco", trick, names)).size == (WIDTH, HEIGHT)
-    assert _image(step_png("truco", end, names)).size == (WIDTH, HEIGHT + BAND)
+    assert deal.kind == "deal" and all(len(hand) == 3 for hand in deal.held)
+    for step in (deal, trick, end):
+        image = _image(step_png("truco", step, names))
+        assert image.size == (WIDTH, HEIGHT) == (800, 700)
+        assert not _columns_with(image, BACK)  # not one card back

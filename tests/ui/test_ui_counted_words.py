@@ -86,15 +86,13 @@ def test_a_replayed_hand_record_counts_one_hand_and_its_moves() -> None:
 def test_a_review_line_names_a_euchre_call_with_the_suits_name() -> None:
     called = decision("mistake", chosen="pass", best="call:C")
     line = decision_line(1, called, "euchre", None)
-    assert line == (
-        "**1.** Hand 1: you chose pass — mistake (−1.00 points); the bot preferred call clubs"
-    )
+    assert line == ("**1.** Hand 1: you chose pass — mistake (−100); the bot preferred call clubs")
     assert "call C" not in line
     in_portuguese = decision_line(1, called, "euchre", "pt-BR")
     assert in_portuguese.endswith("o bot preferia chamar paus de trunfo")
     alone = decision("blunder", chosen="call:H:alone", best="call:S")
     assert decision_line(2, alone, "euchre", None).endswith(
-        "you chose call hearts alone — blunder (−1.00 points); the bot preferred call spades"
+        "you chose call hearts alone — blunder (−100); the bot preferred call spades"
     )
 
 

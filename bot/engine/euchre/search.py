@@ -21,7 +21,7 @@ from bot.engine.common import EngineError, Rng
 from bot.engine.euchre import bot_player
 from bot.engine.euchre.actions import CARD_OF_DISCARD, CARD_OF_PLAY, DISCARD_ACTION
 from bot.engine.euchre.cards import CARD_OF_CODE, CODES, EFFECTIVE_SUIT, SUIT_OF_CODE, deck_for
-from bot.engine.euchre.events import HAND_SCORED
+from bot.engine.euchre.events import HAND_SCORED, TRICK_WON
 from bot.engine.euchre.game import HIDDEN_DISCARD, Game, new_game
 from bot.engine.euchre.options import Options
 from bot.engine.fair_deal import SEEDED
@@ -194,3 +194,73 @@ def choose(view: dict[str, Any], history: list[tuple[int, str]], iterations: int
 def choose_action(game: Game, seat: int, iterations: int, seed: int) -> str:
     """`choose` on what `seat` may see of `game` (its view and its hand history)."""
     return choose(game.view(seat), game.hand_history(seat), iterations, seed)
+
+
+# --- the review's figures (issue 34) -------------------------------------------------------
+# The review explains a mark by the search's own figures: beside `evaluate`'s points (the same
+# samples, so the same values), how often the seat's side took the trick in play, and the
+# chance to win the game after the hand, the unit the truco review uses too.
+
+
+def game_chance(ours: int, theirs: int, target: int) -> float:
+    """Our chance of reaching `target` first if every hand from here is a fair coin worth 1
+    (truco's search uses the same model with hands worth 2)."""
+    return _chance(max(0, target - ours), max(0, target - theirs))
+
+
+_CHANCES: dict[tuple[int, int], float] = {}
+
+
+def _chance(we_need: int, they_need: int) -> float:
+    if we_need == 0:
+        return 1.0
+    if they_need == 0:
+        return 0.0
+    key = (we_need, they_need)
+    if key not in _CHANCES:
+        _CHANCES[key] = 0.5 * (_chance(we_need - 1, they_need) + _chance(we_need, they_need - 1))
+    return _CHANCES[key]
+
+
+def evaluate_for_review(
+    view: dict[str, Any], history: list[tuple[int, str]], iterations: int, seed: int
+) -> list[tuple[str, float, float | None, float]]:
+    """Each legal action with `evaluate`'s expected points, the share of play-outs in which
+    the seat's side took the trick in play (None while no card is being played), and the
+    chance to win the game after the hand; empty when no deal fits what the seat saw."""
+    legal: list[str] = view["legal_actions"]
+    knowledge = _Knowledge(view, history)
+    seat = knowledge.seat
+    team = seat % 2
+    playing = any(action.startswith("play:") for action in legal)
+    rng = Rng(seed)
+    points, tricks, chances = [0] * len(legal), [0] * len(legal), [0.0] * len(legal)
+    samples = 0
+    for _ in range(max(1, iterations // len(legal))):
+        base = knowledge.sample(rng)
+        if base is None:
+            continue
+        samples += 1
+        for i, action in enumerate(legal):
+            game = base.clone()
+            start = len(game.events)
+            game.apply(seat, action)
+            points[i] += _rollout_points(game, team)
+            won = next((e.seat for e in game.events[start:] if e.kind == TRICK_WON), None)
+            tricks[i] += won is not None and won % 2 == team
+            if game.is_over:
+                chances[i] += 1.0 if game.winner == team else 0.0
+            else:
+                scores, target = game.scores, game.options.target
+                chances[i] += game_chance(scores[team], scores[1 - team], target)
+    if not samples:
+        return []
+    return [
+        (
+            action,
+            points[i] / samples,
+            tricks[i] / samples if playing else None,
+            chances[i] / samples,
+        )
+        for i, action in enumerate(legal)
+    ]

@@ -34,6 +34,7 @@ from bot.ui.kit.host import host_of
 from bot.ui.kit.message_parts import COLOURS, MessageParts
 from bot.ui.words.events import event_sentence, team_name
 from bot.ui.words.game_log import UnreadableGame, log_title, replay, seat_namer
+from bot.ui.words.moves import move_text
 from bot.ui.words.seats import game_title
 
 log = logging.getLogger(__name__)
@@ -105,6 +106,12 @@ def step_text(game: FinishedGame, step: ReplayStep, names: list[str], locale: st
         line = event_sentence(game.game, event, name_of, locale, name_of)
         if line:
             lines.append(line)
+    played = step.move is not None and step.move[1].startswith(("play:", "cover:"))
+    if not lines and step.move is not None and played:  # mid-trick, the log is silent
+        seat, action = step.move
+        moment = {"seat": seat, "dealer": step.view.get("dealer")}
+        shown = move_text(game.game, action, locale, moment)
+        lines.append(t("replay.move", locale, player=names[seat], move=shown))
     return "\n".join(lines)[-3500:]
 
 
@@ -123,12 +130,34 @@ def _hand_picker(game_id: int, steps: Replay, current: int, locale: str | None) 
     ][first : first + MAX_HANDS_IN_PICKER]
 
 
-async def replay_message(game: FinishedGame, index: int, locale: str | None) -> MessageParts:
+def viewer_seat(game: FinishedGame, user_id: int | None) -> int:
+    """The seat drawn at the bottom: the viewer's own when they played the game, else the
+    first seat."""
+    return next(
+        (p.seat for p in game.players if not p.is_bot and p.user_id == user_id and user_id), 0
+    )
+
+
+def hand_jumps(steps: Replay, index: int) -> tuple[int, int]:
+    """⏮ and ⏭: the start of this hand (of the hand before, from its first step), and the
+    start of the next hand (the game's last step from the last hand)."""
+    starts = steps.hand_starts
+    current = max((s for s in starts if s <= index), default=0)
+    back = current if index > current else max((s for s in starts if s < index), default=0)
+    last = len(steps.steps) - 1
+    forward = min((s for s in starts if s > index), default=last)
+    return back, forward
+
+
+async def replay_message(
+    game: FinishedGame, index: int, locale: str | None, viewer: int | None = None
+) -> MessageParts:
     steps = replay_of(game)
     step = steps.step(index)
     names = seat_names(game, locale)
     last = len(steps.steps) - 1
-    png = await render_pool.render_job(step_job, (game.game, step, names, game.id, locale))
+    bottom = viewer_seat(game, viewer)
+    png = await render_pool.render_job(step_job, (game.game, step, names, game.id, locale, bottom))
     embed = discord.Embed(
         title=t(
             "replay.title",
@@ -145,11 +174,12 @@ async def replay_message(game: FinishedGame, index: int, locale: str | None) -> 
     embed.set_footer(text=t("replay.footer", locale, step=step.index + 1, steps=last + 1))
     rows = Rows()
     i = step.index
-    rows.buttons(
-        ("⏮", after_game_id(game.id, "jump", 0), i == 0),
+    back, forward = hand_jumps(steps, i)
+    rows.buttons(  # ◀ ▶ card by card (one action a step), ⏮ ⏭ hand by hand
+        ("⏮", after_game_id(game.id, "jump", back), i == 0),
         ("◀", after_game_id(game.id, "step", max(i - 1, 0)), i == 0),
         ("▶", after_game_id(game.id, "step", min(i + 1, last)), i == last),
-        ("⏭", after_game_id(game.id, "jump", last), i == last),
+        ("⏭", after_game_id(game.id, "jump", forward), i == last),
     )
     rows.select(
         after_game_id(game.id, "hand"),
@@ -237,7 +267,7 @@ async def show_replay(
         if game is None:
             return t("history.log.missing", locale)
         try:
-            return await replay_message(game, step, locale)
+            return await replay_message(game, step, locale, interaction.user.id)
         except UnreadableGame:
             log.warning("game %s does not replay", game_id, exc_info=True)
             return t("history.log.unreadable", locale)

@@ -43,17 +43,76 @@ def step_of(steps: Replay, action_index: int) -> int:
 
 
 def decision_line(number: int, decision: Decision, game: str, locale: str | None) -> str:
-    unit = "points" if game == "euchre" else "percent"
-    loss = f"{decision.loss:.2f}" if game == "euchre" else str(round(100 * decision.loss))
-    return t(
-        f"review.line.{unit}",
+    """ "**1.** Hand 2: you chose A♦ — mistake (−9); the bot preferred K♦", then on its own
+    line why, from the search's figures (`why_text`). The loss is in the review's one unit,
+    named once above the lines (review.unit): points of the chance to win the game."""
+    line = t(
+        "review.line",
         locale,
         number=number,
         hand=decision.hand + 1,
         chosen=move_text(game, decision.chosen, locale, decision.moment),
         verdict=t(f"review.verdict.{decision.verdict}", locale),
-        loss=loss,
+        loss=round(100 * decision.loss),
         best=move_text(game, decision.best, locale, decision.moment),
+    )
+    why = why_text(decision, game, locale)
+    return f"{line}\n{why}" if why else line
+
+
+def _points(value: float) -> str:
+    """A hand's expected points, signed: "+1.2", "−0.4" (a true minus sign), "0.0"."""
+    shown = f"{abs(value):.1f}"
+    if shown == "0.0":
+        return shown
+    return ("+" if value > 0 else "−") + shown
+
+
+def _tenths(share: float) -> int:
+    return round(10 * share)
+
+
+def why_text(decision: Decision, game: str, locale: str | None) -> str | None:
+    """One sentence: what was played and what the bot preferred, each with its estimated
+    result, e.g. "K♦: your side takes this trick 8 times in 10 and the hand averages +1.2
+    points; A♦: 5 in 10, +0.7." None when the search left no figures for either."""
+    chosen, best = decision.value_of(decision.chosen), decision.value_of(decision.best)
+    if chosen is None or best is None:
+        return None
+    names = {
+        "chosen": move_text(game, decision.chosen, locale, decision.moment),
+        "best": move_text(game, decision.best, locale, decision.moment),
+    }
+    if game == "truco":
+        if chosen.hand_chance is None or best.hand_chance is None:
+            return None
+        return t(
+            "review.why.truco",
+            locale,
+            **names,
+            hand_chance=_tenths(chosen.hand_chance),
+            chance=round(100 * chosen.value),
+            best_hand=_tenths(best.hand_chance),
+            best_chance=round(100 * best.value),
+        )
+    if chosen.points is None or best.points is None:
+        return None
+    if chosen.trick_chance is not None and best.trick_chance is not None:
+        return t(
+            "review.why.trick",
+            locale,
+            **names,
+            trick=_tenths(chosen.trick_chance),
+            points=_points(chosen.points),
+            best_trick=_tenths(best.trick_chance),
+            best_points=_points(best.points),
+        )
+    return t(
+        "review.why.points",
+        locale,
+        **names,
+        points=_points(chosen.points),
+        best_points=_points(best.points),
     )
 
 
@@ -78,8 +137,10 @@ def review_answer(
     embed = discord.Embed(
         title=t("review.title", locale, game=game_title(game.game, locale), id=game.id),
         description="\n".join(
-            [counts, "", *lines] if lines else [counts, t("review.clean", locale)]
-        ),
+            [counts, t("review.unit", locale), "", *lines]
+            if lines
+            else [counts, t("review.clean", locale)]
+        )[:4096],
         colour=COLOURS.get(game.game),
     )
     if not marked:
@@ -90,7 +151,8 @@ def review_answer(
         (f"🔎 {i}", after_game_id(game.id, "open", step_of(steps, d.index)), False)
         for i, d in enumerate(marked[:SHOWN], 1)
     ]
-    # Two decisions in one trick open the same step: Discord wants distinct ids in a message.
+    # Every action is a step of its own (bot/tables/replay.py), so each decision opens its own
+    # step and every item has its button; distinct ids are what Discord wants of a message.
     unique = list({key: (label, key, off) for label, key, off in reversed(buttons)}.values())[::-1]
     for start in range(0, len(unique), 5):
         rows.buttons(*unique[start : start + 5])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import discord
 
+from bot.storage.ratings import DISPLAY_BASE
 from bot.tables.seasons import Season, SeasonEntry
 from bot.texts import n, t
 from bot.ui.kit.message_parts import COLOURS, MessageParts
@@ -63,12 +64,16 @@ def season_board_message(
 
 
 def _minimums(season: Season, locale: str | None) -> str:
-    return t(
-        "season.minimums",
-        locale,
-        games=n("plural.games", locale, season.min_games),
-        rating=season.min_rating,
-    )
+    return minimums_text(season.min_games, season.min_rating, locale)
+
+
+def minimums_text(min_games: int, min_rating: int, locale: str | None) -> str:
+    """What a season asks of a ranked player, its rating on the board's own scale (a new
+    player starts at DISPLAY_BASE, 1000): a minimum of 0 is no minimum, and says so (issue 34)."""
+    games = n("plural.games", locale, min_games)
+    if min_rating <= 0:
+        return t("season.minimums.games", locale, games=games, start=DISPLAY_BASE)
+    return t("season.minimums", locale, games=games, rating=min_rating, start=DISPLAY_BASE)
 
 
 def season_end_message(

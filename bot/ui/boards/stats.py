@@ -1,7 +1,7 @@
 """/stats with its chart (rating over time, wins by month) and "Post to channel" (issue 22).
 
-The record itself is drawn by bot/ui/boards/stats_record.py; this module adds the chart of one
-game kind (the one asked for, else the one the player played most), drawn in the pictures'
+The record itself is drawn by bot/ui/boards/stats_record.py; this module adds the chart of the
+game asked for, else of every game the player played (issue 34), drawn in the pictures'
 worker (never on the event loop), and the `ps:{user}:{game}` button that posts a public copy to
 the channel, by the asker, notifying nobody. The button carries only keys: the copy is read
 again from storage, for the server the click comes from.
@@ -15,7 +15,7 @@ from typing import Any
 import discord
 
 from bot.pictures import render_pool
-from bot.pictures.charts import stats_chart_job
+from bot.pictures.charts import stats_charts_job
 from bot.storage import PlayerStats, ResultsRepository
 from bot.storage.seasons import SeasonRepository
 from bot.texts import t
@@ -33,12 +33,13 @@ from bot.ui.words.seats import game_title
 CHART = "stats.png"
 
 
-def chart_game(stats: PlayerStats, game: str | None) -> str | None:
-    """The game kind the chart shows: the one asked for, else the one with the most games."""
+def chart_games(stats: PlayerStats, game: str | None) -> list[str]:
+    """The games the chart shows: the one asked for, else every game the player has a record
+    in, the most played first (issue 34: /stats with no game covers both)."""
     if game is not None:
-        return game if game in stats.records else None
+        return [game] if game in stats.records else []
     records = sorted(stats.records.values(), key=lambda r: (-r.games, r.game))
-    return records[0].game if records else None
+    return [record.game for record in records if record.games]
 
 
 async def stats_answer(
@@ -66,14 +67,18 @@ async def stats_answer(
                 value=stats_seasons_field(played, locale),
                 inline=False,
             )
-    charted = chart_game(stats, game)
-    if isinstance(answer, str) or charted is None or answer.embed is None:
+    charted = chart_games(stats, game)
+    if isinstance(answer, str) or not charted or answer.embed is None:
         return answer
-    ratings, months = await results.rating_series(guild_id, user_id, charted)
-    png = await render_pool.render_job(stats_chart_job, (ratings, months, locale))
+    sections = []
+    for name in charted:
+        ratings, months = await results.rating_series(guild_id, user_id, name)
+        sections.append((game_title(name, locale), ratings, months))
+    png = await render_pool.render_job(stats_charts_job, (sections, locale))
     embed = answer.embed
     embed.set_image(url=f"attachment://{CHART}")
-    embed.description = t("stats.chart", locale, game=game_title(charted, locale))
+    titles = t("table.and", locale).join(title for title, _, _ in sections)
+    embed.description = t("stats.chart", locale, game=titles)
     view = None
     if by is None:
         view = Rows()

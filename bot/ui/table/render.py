@@ -26,6 +26,7 @@ from bot.ui.kit.custom_ids import ended_game_at, game_action_id, table_button_id
 from bot.ui.kit.message_parts import COLOURS, MessageParts
 from bot.ui.table.table_picture import URL as PICTURE_URL
 from bot.ui.table.table_picture import wants_picture
+from bot.ui.words import round_words
 from bot.ui.words.cards import card_text, cards_text, suit_text
 from bot.ui.words.events import cards_line, event_sentence, team_name
 from bot.ui.words.seats import game_title, position_name, seat_mention, seat_name
@@ -440,13 +441,7 @@ def game_message(table: Table, locale: str | None = None) -> MessageParts:
         return seat_name(table, seat, locale)
 
     embed = discord.Embed(
-        title=t(
-            "table.title",
-            locale,
-            game=game_title(table.game_name, locale),
-            hand=view["hand_number"] + 1,
-            target=view["target"],
-        ),
+        title=round_words.table_title(game_title(table.game_name, locale), view, locale),
         colour=COLOURS.get(table.game_name),
     )
     _team_fields(embed, table, view, locale)
@@ -542,18 +537,9 @@ def result_message(table: Table, locale: str | None = None) -> MessageParts:
     winners = t("table.and", locale).join(
         seat_name(table, s, locale) for s in range(4) if team_of(s) == winner
     )
-    scores = view["scores"]
     embed = discord.Embed(
         title=t("result.title", locale, game=game_title(table.game_name, locale)),
-        description=t(
-            "result.description",
-            locale,
-            team=team_name(winner, locale),
-            players=winners,
-            winner_score=scores[winner],
-            loser_score=scores[1 - winner],
-            hands=view["hand_number"] + 1,
-        ),
+        description=round_words.result_description(view, winners, locale),
         colour=COLOURS.get(table.game_name),
     )
     _team_fields(embed, table, view, locale, markers=False)
@@ -607,9 +593,7 @@ def result_message(table: Table, locale: str | None = None) -> MessageParts:
     buttons.add(table_button_id(table.id, "go"), label=t("result.button.start_now", locale))
     buttons.add(table_button_id(table.id, "leave"), label=t("table.button.leave", locale))
     _after_game(embed, buttons, table, locale)
-    content = _notice(table, locale) + t(
-        "result.content", locale, team=team_name(winner, locale), players=winners
-    )
+    content = _notice(table, locale) + round_words.result_content(view, winners, locale)
     return MessageParts(content=content, embed=embed, view=buttons)
 
 

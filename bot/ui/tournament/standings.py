@@ -4,7 +4,8 @@ inputs, in the server's language. The picture itself is drawn by bot.pictures.st
 from __future__ import annotations
 
 from bot.pictures.standings import StandingRow, standings_png
-from bot.tables.tournament import Tournament
+from bot.tables.records import bot_number
+from bot.tables.tournament import Place, Tournament
 from bot.tables.tournament_pairs import FORMAT_KNOCKOUT, team_of_place, team_places
 from bot.texts import n, t
 from bot.ui.words.names import shown_name
@@ -15,7 +16,7 @@ def standing_rows(tournament: Tournament) -> list[StandingRow]:
     return [
         StandingRow(
             rank=s.rank,
-            name=s.place.name,
+            name=picture_name(s.place),
             round_points=by_round[s.place.number],
             points=s.points,
             rounds_won=s.rounds_won,
@@ -23,6 +24,13 @@ def standing_rows(tournament: Tournament) -> list[StandingRow]:
         )
         for s in tournament.standings()
     ]
+
+
+def picture_name(place: Place, locale: str | None = None) -> str:
+    """A place in the standings picture: a bot as the table pictures name it ("Bot 12")."""
+    if place.user_id is None:
+        return t("picture.bot_name", locale, number=bot_number(place.name, place.number))
+    return place.name
 
 
 def _heading(tournament: Tournament, locale: str | None) -> str:
@@ -37,9 +45,7 @@ def standings_text(tournament: Tournament, locale: str | None = None, limit: int
         return pairs_text(tournament, locale, limit)
     lines = [f"**{_heading(tournament, locale)}**"]
     for s in tournament.standings()[:limit]:
-        name = shown_name(s.place.name)
-        if s.place.left:
-            name = t("tournament.place.left", locale, name=name)
+        name = place_label(s.place, locale)
         lines.append(
             t(
                 "tournament.standings.row",
@@ -218,3 +224,76 @@ def pairs_picture(tournament: Tournament, locale: str | None = None) -> bytes:
     ]
     title = pairs_title(tournament, locale) + " — " + _heading(tournament, locale)
     return standings_png(title, subtitle_text(tournament, locale), headers, rows)
+
+
+# --- where everyone sits: the start message and each table's first message (issue 34) ------
+
+
+def place_label(place: Place, locale: str | None = None, *, mention: bool = False) -> str:
+    """A place as the tables show it: a bot by the number the table gives it ("🤖 Bot 12"),
+    a person by name (or `<@id>` with `mention`), a leaver as replaced by a bot."""
+    if place.user_id is None:
+        return t("table.bot_name", locale, number=bot_number(place.name, place.number))
+    name = f"<@{place.user_id}>" if mention else shown_name(place.name)
+    return t("tournament.place.left", locale, name=name) if place.left else name
+
+
+def _pair(places: tuple[Place, Place], locale: str | None, mention: bool) -> str:
+    return t("table.and", locale).join(place_label(p, locale, mention=mention) for p in places)
+
+
+def table_line(
+    tournament: Tournament, rnd: int, table: int, locale: str | None = None
+) -> tuple[str, str]:
+    """The two partnerships of a round's table, people as mentions (north–south first)."""
+    a, b, c, d = tournament.seats(rnd, table)
+    return _pair((a, c), locale, True), _pair((b, d), locale, True)
+
+
+def started_tables(tournament: Tournament, locale: str | None = None) -> list[str]:
+    """The start message's list: each table of the first round, its thread and its seats."""
+    lines = []
+    for table in range(tournament.tables_in(0)):
+        thread = tournament.threads.get((0, table))
+        north_south, east_west = table_line(tournament, 0, table, locale)
+        lines.append(
+            t(
+                "tournament.started.table",
+                locale,
+                table=table + 1,
+                thread=f"<#{thread}>" if thread is not None else "",
+                north_south=north_south,
+                east_west=east_west,
+            )
+        )
+    return lines
+
+
+def welcome_text(
+    tournament: Tournament, rnd: int, table: int, deadline: float, locale: str | None = None
+) -> str:
+    """A table's first message in its thread: the round, its hands, who sits where, and the
+    round's time left as a Discord timestamp (each reader's clock counts it down)."""
+    north_south, east_west = table_line(tournament, rnd, table, locale)
+    config = tournament.config
+    hands = (
+        n("plural.hands", locale, config.hands)
+        if config.hands
+        else t(f"game.{config.game}", locale)
+    )
+    return t(
+        "tournament.welcome",
+        locale,
+        round=rnd + 1,
+        rounds=tournament.total_rounds,
+        table=table + 1,
+        hands=hands,
+        north_south=north_south,
+        east_west=east_west,
+        deadline=f"<t:{int(deadline)}:R>",
+    )
+
+
+def people_at(tournament: Tournament, rnd: int, table: int) -> list[int]:
+    """The people (not bots, not leavers) at a round's table: whom its first message pings."""
+    return [p.user_id for p in tournament.seats(rnd, table) if p.user_id is not None and not p.left]

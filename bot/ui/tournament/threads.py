@@ -13,8 +13,14 @@ import discord
 from bot.tables.table import Table
 from bot.tables.tournament import Tournament
 from bot.tables.tournament_records import TournamentRecord
+from bot.tables.tournament_service import TournamentService
 from bot.texts import t
-from bot.ui.tournament.standings import standings_picture, standings_text
+from bot.ui.tournament.standings import (
+    people_at,
+    standings_picture,
+    standings_text,
+    welcome_text,
+)
 
 THREAD_ARCHIVE_MINUTES: Literal[1440] = 1440
 
@@ -23,9 +29,14 @@ class TournamentUI:
     """bot.tables.tournament_service.Host on Discord."""
 
     def __init__(
-        self, bot: discord.Client, *, show_table: Callable[[Table], Awaitable[None]]
+        self,
+        bot: discord.Client,
+        tournaments: TournamentService,
+        *,
+        show_table: Callable[[Table], Awaitable[None]],
     ) -> None:
         self.bot = bot
+        self._tournaments = tournaments  # its clock and round length: a round's time left
         # The table room posts a table's message (bot/ui/table/public.py); handed in by the bot.
         self._show_table = show_table
 
@@ -52,9 +63,25 @@ class TournamentUI:
         )
         return thread.id
 
-    async def show_table(self, table: Table) -> None:
-        if table.message_id is None:  # its message, posted in the thread (mentions the turn)
-            await self._show_table(table)
+    async def show_table(
+        self, record: TournamentRecord, state: Tournament, rnd: int, number: int, table: Table
+    ) -> None:
+        """The thread's first message tells its people where they sit and when the round's
+        time runs out, pinging each of them once (only them); then the table's message."""
+        if table.message_id is not None:  # shown before a restart: nobody is pinged again
+            return
+        started = state.round_started.get(rnd)
+        service = self._tournaments
+        deadline = (started if started is not None else service.clock()) + service.round_seconds
+        people = people_at(state, rnd, number)
+        thread = self.bot.get_partial_messageable(table.channel_id, guild_id=record.guild_id)
+        await thread.send(
+            content=welcome_text(state, rnd, number, deadline, self._locale(record.guild_id)),
+            allowed_mentions=discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(p) for p in people]
+            ),
+        )
+        await self._show_table(table)
 
     async def post_standings(self, record: TournamentRecord, state: Tournament, rnd: int) -> None:
         locale = self._locale(record.guild_id)

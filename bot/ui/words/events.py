@@ -141,6 +141,8 @@ def _e_redeal(ev: Any, name_of: NameOf, loc: str | None, _: NameOf) -> str:
 
 def _e_game_won(ev: Any, name_of: NameOf, loc: str | None, _: NameOf) -> str:
     scores = ev.data["scores"]
+    if scores[0] == scores[1]:  # a fixed number of hands ended level (issue 34): a tie
+        return t("event.euchre.game_tied", loc, score=scores[0])
     return t(
         "event.euchre.game_won",
         loc,

@@ -14,6 +14,7 @@ from typing import Any
 from bot.engine.common import EngineError, team_of
 from bot.storage import FinishedGame
 from bot.tables.games import rules_for
+from bot.tables.records import bot_number
 from bot.texts import n, t
 from bot.ui.words.events import cards_line, event_sentence, team_name
 from bot.ui.words.names import shown_name
@@ -61,7 +62,8 @@ def seat_namer(game: FinishedGame, played: Any, locale: str | None = None) -> Na
         if player is None:
             return "?"
         if player.is_bot:
-            return t("table.bot_name", locale, number=seat_of_position.index(seat) + 1)
+            number = bot_number(player.name, seat_of_position.index(seat))
+            return t("table.bot_name", locale, number=number)
         return shown_name(player.name)
 
     return name_of

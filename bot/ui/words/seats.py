@@ -4,6 +4,7 @@ mention, and a game's title."""
 from __future__ import annotations
 
 from bot.tables.bot_moves import DEFAULT_LEVEL
+from bot.tables.records import bot_number
 from bot.tables.service import Table
 from bot.texts import t
 from bot.ui.words.names import shown_name
@@ -15,7 +16,8 @@ def position_name(table: Table, position: int, locale: str | None) -> str:
         return t("table.empty_seat", locale)
     if seat.is_bot:
         level = t(f"bot.level.{seat.level or DEFAULT_LEVEL}", locale)
-        return t("table.bot_name.level", locale, number=position + 1, level=level)
+        number = bot_number(seat.name, position)
+        return t("table.bot_name.level", locale, number=number, level=level)
     return shown_name(seat.name)
 
 
