@@ -261,7 +261,7 @@ def test_fair_options_round_trip_and_are_checked(options_class: Any) -> None:
         {"deal": "fair-v1", "players": ["1", "2", "3"]},
         {"deal": "fair-v1", "players": ["1", "2", "3", ""]},
         {"deal": "fair-v1", "players": ["1", "2", "3", 4]},
-        {"deal": "fair-v2", "players": list(PLAYERS)},
+        {"deal": "fair-v3", "players": list(PLAYERS)},
         {"players": list(PLAYERS)},
     ):
         with pytest.raises(InvalidOptions):
