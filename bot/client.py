@@ -21,6 +21,7 @@ from bot.storage.house_rules import HouseRulesStore
 from bot.storage.recaps import RecapStore
 from bot.storage.seasons import SeasonRepository
 from bot.storage.tournaments import TournamentRepository
+from bot.tables.beacon import Beacon
 from bot.tables.seasons import SeasonKeeper
 from bot.tables.service import TableService
 from bot.tables.tournament_service import TournamentService
@@ -168,6 +169,7 @@ class CardTableBot(commands.Bot):
             clock=self.clock,
             shards=self.settings.shards,  # restore and own only the tables of our guilds
             fair_deals=self.settings.fair_deals,
+            beacon=Beacon(self.settings.beacon_relays),  # fair-v2's cuts (docs/fair-deals.md)
         )
         # This process's share of the token's global budget (split evenly between shards).
         budget = GlobalBudget.for_shards(self.settings.shards)
