@@ -16,6 +16,7 @@ from bot.storage import FinishedGame
 from bot.tables.games import rules_for
 from bot.texts import n, t
 from bot.ui.events import cards_line, event_sentence, team_name
+from bot.ui.fair_text import reveal_line
 from bot.ui.names import shown_name
 
 # A page's description: under the embed's 4096, leaving room for the title and footer within
@@ -112,17 +113,7 @@ def with_reveals(blocks: list[list[str]], played: Any, locale: str | None) -> li
     records = played.fair_records()
     if not records:
         return blocks
-    lines = [
-        t(
-            "fair.reveal",
-            locale,
-            hand=r["hand"],
-            seed=r["server_seed"],
-            cut=r["cut"],
-            short=r["commitment"][:12],
-        )
-        for r in records
-    ]
+    lines = [reveal_line(r, locale) for r in records]  # typed cut text escaped there
     if len(lines) != len(blocks):  # never expected: keep every line, at the end
         return [*blocks, lines]
     return [[*block, line] for block, line in zip(blocks, lines, strict=True)]
