@@ -384,6 +384,9 @@ def verify_command(record: dict[str, Any]) -> str:
         "--commitment",
         record["commitment"],
     ]
+    words += ["--hands", *(",".join(cards) for cards in record["hands"])]
+    if record["game"] == "euchre":
+        words += ["--turned", record["turned"]]
     if record.get("version") == 2:
         words += ["--message", record.get("message") or "none"]
     return " ".join(shlex.quote(word) for word in words)

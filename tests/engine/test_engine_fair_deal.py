@@ -149,6 +149,10 @@ def test_the_standalone_checker_computes_the_worked_examples() -> None:
             ex["server_seed"],
             "--commitment",
             ex["commitment"],
+            # issue 32: the deal is compared with the cards shown, not only printed
+            "--hands",
+            *(" ".join(h) for h in ex["hands"]),
+            *(("--turned", ex["turned"]) if ex["game"] == "euchre" else ()),
         )
         assert done.returncode == 0, done.stdout + done.stderr
         assert "commitment shown: matches" in done.stdout

@@ -337,6 +337,7 @@ async def test_restore_rebuilds_the_exact_state(
     )
     await first.add_bot(lobby.id, ANA)
     await play_random(first, table, random.Random(5), max_actions=17)
+    await first.fair_cuts.until_cut(table.id)  # a fair-v2 hand ended there is cut by its task
     await first.set_message(table.id, 555)
     await first.set_message(lobby.id, 556)
     # A lobby whose message id was never stored (a crash right after posting it) may have been
