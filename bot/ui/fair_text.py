@@ -2,8 +2,8 @@
 commitment message of a fair-v2 game, a hand's reveal line, and the escaping of typed cut text.
 
 A cut's typed text is anyone's text. Wherever it is shown it goes through `plain` (outside code:
-every ASCII punctuation character is backslash-escaped, so no markdown, masked link, mention,
-emoji or heading can form) or `in_code` (inside `…`: a backtick cannot close the span). It is
+each markdown character is backslash-escaped, so no formatting, masked link, mention, emoji or
+heading can form) or `in_code` (inside `…`: a backtick cannot close the span). It is
 never put in a code block: /verify's command line passes such a cut as `--cut-hex`.
 """
 
@@ -15,7 +15,9 @@ from typing import Any
 from bot.texts import t
 
 SHORT = 12  # hex digits of a commitment in a short line
-_ESCAPED = frozenset(string.punctuation)
+# Every character that starts or ends markdown, a link, a mention, an emoji or a heading in
+# Discord (a backslash before it shows it as itself); commas, dots and the like stay as they are.
+_ESCAPED = frozenset("\\*_~|`>#-[]()<@:")
 _SAFE_WORD = frozenset(string.ascii_letters + string.digits + ":._-")
 
 

@@ -111,6 +111,10 @@ def run_verifier_args(record: dict[str, Any], seed: str, cut: str) -> int:
         seed,
         "--commitment",
         record["commitment"],
+        # issue 32: the checker compares the deal with the cards shown (nothing has a default)
+        "--hands",
+        *(",".join(cards) for cards in record["hands"]),
+        *(("--turned", record["turned"]) if record["game"] == "euchre" else ()),
     ]
     return subprocess.run(args, capture_output=True, text=True, check=False).returncode
 
