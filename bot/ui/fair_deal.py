@@ -67,7 +67,11 @@ def table_short_line(table: Table, locale: str | None) -> str | None:
     fair = fair_view(table)
     if fair is None or fair.get("version") != 2:
         return None
-    return short_line(fair, game_over(table), locale)
+    line = short_line(fair, game_over(table), locale)
+    seed = table.record.seed
+    if game_over(table) and seed is not None:  # the game secret: every hand checks from it
+        line += "\n-# " + t("fair.v2.secret", locale, secret=game_secret(seed).hex())
+    return line
 
 
 def table_lines(table: Table, locale: str | None) -> list[str]:
@@ -392,7 +396,9 @@ def verify_command(record: dict[str, Any]) -> str:
     return " ".join(shlex.quote(word) for word in words)
 
 
-def verify_answer(check: DealCheck, name_of: Any, locale: str | None) -> str:
+def verify_answer(
+    check: DealCheck, name_of: Any, locale: str | None, secret: str | None = None
+) -> str:
     def word(ok: bool) -> str:
         return t("fair.verify.yes" if ok else "fair.verify.no", locale)
 
@@ -417,6 +423,8 @@ def verify_answer(check: DealCheck, name_of: Any, locale: str | None) -> str:
         lines.append(reveal_detail(record, locale))
         if check.secret_ok is not None:
             lines.append(t("fair.verify.secret", locale, ok=word(check.secret_ok)))
+            if secret is not None:
+                lines.append(t("fair.v2.secret", locale, secret=secret))
     if record["game"] == "euchre":
         hands += "\n" + t("fair.verify.turned", locale, card=face(record["turned"]))
     lines += [
@@ -454,9 +462,10 @@ async def verify(interaction: discord.Interaction[Any], game_id: int | None, han
             await say(interaction, t("fair.verify.no_game", locale))
             return
         played = replay(finished)
-        check = check_hand(played.fair_records(), hand, game_secret(finished.seed).hex())
+        secret = game_secret(finished.seed).hex()
+        check = check_hand(played.fair_records(), hand, secret)
         name_of = seat_namer(finished, played, locale)
     if check is None:
         await say(interaction, t("fair.verify.none", locale, hand=hand))
         return
-    await say(interaction, verify_answer(check, name_of, locale))
+    await say(interaction, verify_answer(check, name_of, locale, secret))

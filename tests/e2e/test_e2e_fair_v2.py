@@ -73,7 +73,7 @@ async def test_a_whole_game_is_cut_by_the_rounds_its_commitment_message_fixes(
     async with run_bot(emulator, settings) as bot:
         scale_rate_limits(emulator, bot, per=1.0)
         driver = TableDriver(emulator, bot, world.table, [world.alice, world.bob])
-        options = {"target": 5} if "euchre" in command else {"target": 4}
+        options = {"target": 5} if "euchre" in command else {"target": 6}
         await start(driver, world, command, **options)
         table = driver.table
         watch = SeedWatch(emulator, table)
@@ -97,7 +97,7 @@ async def test_a_whole_game_is_cut_by_the_rounds_its_commitment_message_fixes(
         assert {n for _, n in emulator.beacon.asked} == {r["round"] for r in records}
         # The table message: one small line, no reveal line (reveals are one click away).
         texts = [t for v in driver.message.versions for t in message_texts(v)]
-        assert any(t.startswith("-# 🔒 Game ") for t in texts)
+        assert any("-# 🔒 Game " in t for t in texts)
         assert not any("🔓 Hand" in t for t in texts)
         # The whole game checks offline, the game secret included.
         secret = fair_deal.game_secret(table.record.seed).hex()
@@ -113,9 +113,9 @@ async def test_a_whole_game_is_cut_by_the_rounds_its_commitment_message_fixes(
             answer.text
         )
         assert "Game secret (commitment and this hand's seed): ok" in answer.text
-        # 🔒 Deal shows the game secret once the game is over
-        deal = await world.bob.click(driver.message, "🔒 Deal")
-        assert secret in deal.text and str(posted.id) in deal.text
+        # The game secret is revealed once the game is over: on the result message and in /verify
+        assert f"-# 🔓 Game secret: `{secret}`" in driver.message.text
+        assert secret in answer.text
         driver.assert_no_failures()
 
 
@@ -134,7 +134,7 @@ async def test_a_beacon_that_fails_gives_weak_hands_marked_everywhere(
         assert cuts.beacon is not None
         cuts.beacon.timeout = 0.1  # a slow relay is given up after this
         driver = TableDriver(emulator, bot, world.table, [world.alice, world.bob])
-        await start(driver, world, "truco new", target=4)
+        await start(driver, world, "truco new", target=6)
         game = driver.table.game
         assert game is not None
         for _ in range(400):  # play on: the weak hands do not stop the game
@@ -164,7 +164,7 @@ async def test_a_dead_relay_is_passed_over_for_the_next(
     async with run_bot(emulator, bot_settings) as bot:
         scale_rate_limits(emulator, bot, per=1.0)
         driver = TableDriver(emulator, bot, world.table, [world.alice, world.bob])
-        await start(driver, world, "truco new", target=4)
+        await start(driver, world, "truco new", target=6)
         assert driver.table.record.actions[1][1].startswith("cut:drand:")
         assert [r for r, _ in emulator.beacon.asked][:2] == ["a", "b"]
         driver.assert_no_failures()
@@ -183,7 +183,7 @@ async def test_two_people_with_the_cut_modal_open_both_get_an_answer(
     async with run_bot(emulator, bot_settings) as bot:
         scale_rate_limits(emulator, bot, per=1.0)
         driver = TableDriver(emulator, bot, world.table, [world.alice, world.bob])
-        await start(driver, world, "truco new", target=4)
+        await start(driver, world, "truco new", target=6)
         first = await open_cut(world.alice, driver)
         second = await open_cut(world.bob, driver)
         assert first.custom_id != second.custom_id  # one per person
@@ -201,7 +201,7 @@ async def test_a_cut_modal_opened_before_a_restart_is_answered_after_it(
     async with run_bot(emulator, bot_settings) as bot:
         scale_rate_limits(emulator, bot, per=1.0)
         driver = TableDriver(emulator, bot, world.table, [world.alice, world.bob])
-        await start(driver, world, "truco new", target=4)
+        await start(driver, world, "truco new", target=6)
         modal = await open_cut(world.alice, driver)
     async with run_bot(emulator, bot_settings) as bot:
         scale_rate_limits(emulator, bot, per=1.0)
@@ -218,20 +218,25 @@ async def test_a_hostile_cut_text_is_escaped_everywhere_it_is_shown(
     async with run_bot(emulator, bot_settings) as bot:
         scale_rate_limits(emulator, bot, per=1.0)
         driver = TableDriver(emulator, bot, world.table, [world.alice, world.bob])
-        await start(driver, world, "truco new", target=6)
+        await start(driver, world, "truco new", target=12)
         game = driver.table.game
         assert game is not None
-        # Play until a person deals: they cut the next hand and may type its flourish.
-        for _ in range(400):
+        # Play until a person deals: they cut the next hand and may type its flourish (a bot
+        # may end the hand before the modal is sent: then the next person's deal is tried).
+        hand, reply = 0, None
+        for _ in range(800):
             await cut_done(driver)
             fair = game.view(None)["fair"]
-            if game.phase != "cut" and int(fair["dealer"]) in (0, 2):
-                break
+            seat = driver.table.player_at(int(fair["dealer"]))
+            if game.phase != "cut" and not seat.is_bot and seat.user_id is not None:
+                dealer = driver.person_at(int(fair["dealer"]))
+                hand = int(fair["hand"])
+                modal = await open_cut(dealer, driver)
+                reply = await dealer.submit_modal(modal, {"cut": HOSTILE})
+                if reply.text.startswith("Noted"):
+                    break
             assert await driver.step(rng)
-        dealer = driver.person_at(int(game.view(None)["fair"]["dealer"]))
-        hand = int(game.view(None)["fair"]["hand"])
-        modal = await open_cut(dealer, driver)
-        reply = await dealer.submit_modal(modal, {"cut": HOSTILE})
+        assert reply is not None and reply.text.startswith("Noted"), reply
         for _ in range(800):
             await cut_done(driver)
             if len(game.fair_records()) > hand or not await driver.step(rng):
@@ -240,15 +245,20 @@ async def test_a_hostile_cut_text_is_escaped_everywhere_it_is_shown(
         record = game.fair_records()[hand]
         assert record["typed"] == HOSTILE and record["cut"].endswith(":" + HOSTILE)
         verify = await world.alice.slash(world.table, "verify", hand=hand + 1)
-        deal = await world.alice.click(driver.message, "🔒 Deal")
-        shown = {"reply": reply.text, "verify": verify.text}
-        if game.fair_records()[-1]["hand"] == hand + 1:
-            shown["deal"] = deal.text
-        entries = await bot.results.history(world.guild.id) if game.is_over else []
-        if entries:
-            finished = await bot.results.finished_game(world.guild.id, entries[0].game_id)
-            assert finished is not None
-            shown["log"] = "\n".join(log_pages(finished)[1])
+        shown = {"reply": reply.text, "verify": verify.text, "table": driver.message.text}
+        if not game.is_over and game.fair_records()[-1]["hand"] == hand + 1:
+            shown["deal"] = (await world.alice.click(driver.message, "🔒 Deal")).text
+            assert "\\@everyone" in shown["deal"]
+        for _ in range(3000):  # to the end: the game's log shows every hand's reveal
+            await cut_done(driver)
+            if not await driver.step(rng):
+                break
+        await driver.settle()
+        entries = await bot.results.history(world.guild.id)
+        finished = await bot.results.finished_game(world.guild.id, entries[0].game_id)
+        assert finished is not None
+        shown["log"] = "\n".join(log_pages(finished)[1])
+        assert "\\@everyone" in shown["log"]
         for where, text in shown.items():
             assert "@everyone" not in text.replace("\\@everyone", ""), where
             assert "[click](" not in text, where
