@@ -29,6 +29,7 @@ from bot.ui.bot_of import bot_of
 from bot.ui.budget import GlobalBudget, Priority
 from bot.ui.components import Buttons
 from bot.ui.custom_ids import table_button_id
+from bot.ui.discord_internals import has_live_modal
 from bot.ui.fair_text import (
     commitment_message,
     in_code,
@@ -304,8 +305,7 @@ def is_orphan_cut(interaction: discord.Interaction[Any]) -> bool:
     custom_id = str(data.get("custom_id", ""))
     if parse_modal_id(custom_id) is None:
         return False
-    store = interaction.client._connection._view_store  # checked in tests/ui
-    return custom_id not in store._modals
+    return not has_live_modal(interaction.client, custom_id)
 
 
 async def on_orphan_cut(interaction: discord.Interaction[Any], service: TableService) -> None:
