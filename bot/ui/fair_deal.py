@@ -205,6 +205,13 @@ def deal_answer_v2(table: Table, fair: dict[str, Any], locale: str | None) -> st
 def reveal_detail(record: dict[str, Any], locale: str | None) -> str:
     """A revealed v2 hand in full: seed, round and the beacon's randomness (or the weak mark),
     and the typed flourish, escaped."""
+    head = t("fair.v2.deal.revealed", locale, hand=record["hand"], seed=record["server_seed"])
+    return head + "\n" + beacon_detail(record, locale)
+
+
+def beacon_detail(record: dict[str, Any], locale: str | None) -> str:
+    """How a v2 hand was cut: the round and its randomness (with a link to it on a relay) or
+    the weak mark, and the cutter's typed flourish, escaped."""
     if record.get("weak"):
         beacon = t("fair.v2.weak_full", locale)
     else:
@@ -215,10 +222,7 @@ def reveal_detail(record: dict[str, Any], locale: str | None) -> str:
             randomness=record["randomness"],
             url=round_url(int(record["round"])),
         )
-    lines = [
-        t("fair.v2.deal.revealed", locale, hand=record["hand"], seed=record["server_seed"]),
-        beacon,
-    ]
+    lines = [beacon]
     if record.get("typed"):
         lines.append(t("fair.v2.typed", locale, typed=plain(record["typed"])))
     return "\n".join(lines)
@@ -404,7 +408,7 @@ def verify_answer(
 
     verdict = t("fair.verify.ok" if check.ok else "fair.verify.bad", locale)
     hands = "\n".join(
-        f"{plain(name_of(seat))}: {' '.join(face(c) for c in cards)}"
+        f"{name_of(seat)}: {' '.join(face(c) for c in cards)}"
         for seat, cards in enumerate(check.hands)
     )
     record = check.record
@@ -420,7 +424,7 @@ def verify_answer(
     ]
     if int(record.get("version", 1)) == 2:
         lines.append(t("fair.verify.round", locale, round=record["round"], ok=word(check.round_ok)))
-        lines.append(reveal_detail(record, locale))
+        lines.append(beacon_detail(record, locale))
         if check.secret_ok is not None:
             lines.append(t("fair.verify.secret", locale, ok=word(check.secret_ok)))
             if secret is not None:
