@@ -9,11 +9,13 @@ from __future__ import annotations
 import asyncio
 import itertools
 import random
+from pathlib import Path
 
 import pytest
 
 from bot.engine import fair_deal
 from bot.engine.common import IllegalAction
+from bot.settings import Settings, SettingsError
 from bot.storage.backend import Storage
 from bot.tables import fair
 from bot.tables.fair_check import check_hand, expected_round, face
@@ -211,3 +213,15 @@ async def test_verify_uses_its_own_deck_order(
 
 def test_card_faces() -> None:
     assert [face(c) for c in ("KC", "TH", "AS", "7D", "JO")] == ["K♣", "10♥", "A♠", "7♦", "🃏"]
+
+
+def test_the_relays_are_a_setting(tmp_path: Path) -> None:
+    none = tmp_path / "no.env"
+    given = Settings.load(
+        env={"DISCORD_TOKEN": "x", "BEACON_RELAYS": "https://a.example, http://b.example/"},
+        env_file=none,
+    )
+    assert given.beacon_relays == ("https://a.example", "http://b.example/")
+    assert len(Settings.load(env={"DISCORD_TOKEN": "x"}, env_file=none).beacon_relays) > 1
+    with pytest.raises(SettingsError):
+        Settings.load(env={"DISCORD_TOKEN": "x", "BEACON_RELAYS": "api.drand.sh"}, env_file=none)
