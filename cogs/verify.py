@@ -6,7 +6,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.ui import fair_deal
+from bot.ui import fair_cut, fair_verify
 from bot.ui.bot_of import bot_of
 from bot.ui.translator import command_text
 
@@ -25,14 +25,14 @@ class Verify(commands.Cog):
         hand: app_commands.Range[int, 1, 10_000],
         game: app_commands.Range[int, 1] | None = None,
     ) -> None:
-        await fair_deal.verify(interaction, game, hand)
+        await fair_verify.verify(interaction, game, hand)
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """A Cut modal opened before a restart (or already answered) has no live modal to
         answer it: it is answered here, by its per-person custom_id."""
-        if fair_deal.is_orphan_cut(interaction):
-            await fair_deal.on_orphan_cut(interaction, bot_of(interaction).table_service)
+        if fair_cut.is_orphan_cut(interaction):
+            await fair_cut.on_orphan_cut(interaction, bot_of(interaction).table_service)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -1,5 +1,6 @@
 """Provably fair deals on Discord (issues 24 and 32, docs/fair-deals.md): what the table shows,
-the game's commitment message, the "🔒 Deal" and "✂️ Cut" buttons, and `/verify`.
+the game's commitment message and the "🔒 Deal" and "✂️ Cut" buttons (the Cut modal is in
+fair_cut.py, `/verify` in fair_verify.py).
 
 A fair-v2 table message carries one small line (`fair_text.short_line`); the full values and the
 reveals are one click away (🔒 Deal, /verify). Each game's commitment is in a message created for
@@ -12,39 +13,26 @@ only once the game is over.
 from __future__ import annotations
 
 import logging
-import shlex
 from collections.abc import Callable
 from typing import Any
 
 import discord
 
-from bot.engine.fair_deal import MAX_CUT, QUICKNET_HASH, game_secret, hand_commitment
-from bot.tables.errors import NotPlaying, TableError
+from bot.engine.fair_deal import QUICKNET_HASH, game_secret, hand_commitment
+from bot.tables.errors import NotPlaying
 from bot.tables.fair import fair_view, is_fair
-from bot.tables.fair_check import DealCheck, check_hand, face
 from bot.tables.service import Table, TableService
 from bot.texts import t
 from bot.ui.answer import locale_of, say
-from bot.ui.bot_of import bot_of
 from bot.ui.budget import GlobalBudget, Priority
 from bot.ui.components import Buttons
 from bot.ui.custom_ids import table_button_id
-from bot.ui.discord_internals import has_live_modal
-from bot.ui.fair_text import (
-    commitment_message,
-    in_code,
-    plain,
-    reveal_line,
-    shell_safe,
-    short,
-    short_line,
-)
-from bot.ui.game_log import replay, seat_namer
+from bot.ui.fair_text import commitment_message, in_code, plain, reveal_line, short, short_line
 
 log = logging.getLogger(__name__)
 
 FAIR_VERBS = frozenset({"deal", "cut"})
-MODAL_PREFIX = "fd:"  # fd:<table>:cut:<user>: one Cut modal per person (issue 32)
+
 RELAY_URL = "https://api.drand.sh"
 
 
@@ -228,100 +216,6 @@ def beacon_detail(record: dict[str, Any], locale: str | None) -> str:
     return "\n".join(lines)
 
 
-def modal_id(table_id: int, user_id: int) -> str:
-    """One Cut modal per person: two people with theirs open each get their own answer."""
-    return f"{MODAL_PREFIX}{table_id}:cut:{user_id}"
-
-
-def parse_modal_id(custom_id: str) -> tuple[int, int] | None:
-    parts = custom_id.split(":")
-    if len(parts) != 4 or parts[0] + ":" != MODAL_PREFIX or parts[2] != "cut":
-        return None
-    try:
-        return int(parts[1]), int(parts[3])
-    except ValueError:
-        return None
-
-
-async def submit_cut(
-    interaction: discord.Interaction[Any], service: TableService, table_id: int, text: str
-) -> None:
-    """A Cut modal's text (a live modal, or one opened before a restart)."""
-    locale = locale_of(interaction)
-    try:
-        table, applied = await service.fair_cuts.cut(table_id, interaction.user.id, text)
-    except TableError as error:
-        await say(interaction, t(error.key, locale, **error.values))
-        return
-    except Exception:
-        log.exception("cut failed at table %s", table_id)
-        await say(interaction, t("error.unexpected", locale))
-        return
-    shown = plain(text.strip())
-    if (fair_view(table) or {}).get("version") == 2:
-        await say(interaction, t("fair.cut.flourish", locale, cut=shown))
-        return
-    key = "fair.cut.done" if applied else "fair.cut.kept"
-    await say(interaction, t(key, locale, cut=shown))
-
-
-class CutModal(discord.ui.Modal):
-    """The cutter types any text: with version 2 a flourish that goes with the beacon's value
-    in the cut (the beacon is what counts); with version 1 the cut itself."""
-
-    def __init__(self, service: TableService, table_id: int, user_id: int, locale: str) -> None:
-        super().__init__(title=t("fair.cut.title", locale), custom_id=modal_id(table_id, user_id))
-        self.service = service
-        self.table_id = table_id
-        self.text: discord.ui.TextInput[CutModal] = discord.ui.TextInput(
-            label=t("fair.cut.label", locale), max_length=MAX_CUT, custom_id="cut"
-        )
-        self.add_item(self.text)
-
-    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
-        await submit_cut(interaction, self.service, self.table_id, self.text.value)
-
-
-def _modal_values(data: Any) -> dict[str, str]:
-    """custom_id -> value of a modal submit's text inputs (action rows or labels around them)."""
-    found: dict[str, str] = {}
-
-    def walk(items: Any) -> None:
-        for item in items or ():
-            if not isinstance(item, dict):
-                continue
-            if "value" in item and "custom_id" in item:
-                found[str(item["custom_id"])] = str(item["value"])
-            walk(item.get("components"))
-            if isinstance(item.get("component"), dict):
-                walk([item["component"]])
-
-    walk((data or {}).get("components"))
-    return found
-
-
-def is_orphan_cut(interaction: discord.Interaction[Any]) -> bool:
-    """A Cut modal's submit that no live modal will answer: it was opened before a restart
-    (discord.py keeps modals in memory only), or its modal was already answered."""
-    if interaction.type is not discord.InteractionType.modal_submit:
-        return False
-    data: Any = interaction.data or {}
-    custom_id = str(data.get("custom_id", ""))
-    if parse_modal_id(custom_id) is None:
-        return False
-    return not has_live_modal(interaction.client, custom_id)
-
-
-async def on_orphan_cut(interaction: discord.Interaction[Any], service: TableService) -> None:
-    data: Any = interaction.data or {}
-    parsed = parse_modal_id(str(data.get("custom_id", "")))
-    if parsed is None:
-        return
-    table_id, _ = parsed
-    text = _modal_values(interaction.data).get("cut", "")
-    await submit_cut(interaction, service, table_id, text)
-
-
 async def on_fair_button(
     interaction: discord.Interaction[Any], service: TableService, table_id: int, verb: str
 ) -> None:
@@ -334,6 +228,8 @@ async def on_fair_button(
             return
         await say(interaction, deal_answer(table, locale))
         return
+    from bot.ui.fair_cut import CutModal  # the modal answers through this module's texts
+
     modal = CutModal(service, table_id, interaction.user.id, locale)
     await interaction.response.send_modal(modal)
 
@@ -359,117 +255,3 @@ async def post_commitment(
         allowed_mentions=discord.AllowedMentions.none(),
     )
     return sent.id
-
-
-# --- /verify --------------------------------------------------------------------------------
-
-
-def verify_command(record: dict[str, Any]) -> str:
-    """The command line a sceptical player runs (scripts/verify_deal.py). A cut that is not a
-    plain word goes as --cut-hex (its UTF-8 bytes): typed text never lands in the code block."""
-    cut = record["cut"]
-    cut_words = ["--cut", cut] if shell_safe(cut) else ["--cut-hex", cut.encode("utf-8").hex()]
-    words = [
-        "python3",
-        "scripts/verify_deal.py",
-        "--version",
-        str(record.get("version", 1)),
-        "--game",
-        record["game"],
-        "--deck",
-        str(record["deck"]),
-        "--players",
-        *record["players"],
-        "--hand",
-        str(record["hand"]),
-        "--dealer",
-        str(record["dealer"]),
-        *cut_words,
-        "--previous",
-        record["previous_commitment"],
-        "--seed",
-        record["server_seed"],
-        "--commitment",
-        record["commitment"],
-    ]
-    words += ["--hands", *(",".join(cards) for cards in record["hands"])]
-    if record["game"] == "euchre":
-        words += ["--turned", record["turned"]]
-    if record.get("version") == 2:
-        words += ["--message", record.get("message") or "none"]
-    return " ".join(shlex.quote(word) for word in words)
-
-
-def verify_answer(
-    check: DealCheck, name_of: Any, locale: str | None, secret: str | None = None
-) -> str:
-    def word(ok: bool) -> str:
-        return t("fair.verify.yes" if ok else "fair.verify.no", locale)
-
-    verdict = t("fair.verify.ok" if check.ok else "fair.verify.bad", locale)
-    hands = "\n".join(
-        f"{name_of(seat)}: {' '.join(face(c) for c in cards)}"
-        for seat, cards in enumerate(check.hands)
-    )
-    record = check.record
-    lines = [
-        f"**{t('fair.verify.title', locale, hand=check.hand, verdict=verdict)}**",
-        t(
-            "fair.verify.lines",
-            locale,
-            commitment=word(check.commitment_ok),
-            chain=word(check.chain_ok),
-            deal=word(check.deal_ok),
-        ),
-    ]
-    if int(record.get("version", 1)) == 2:
-        lines.append(t("fair.verify.round", locale, round=record["round"], ok=word(check.round_ok)))
-        lines.append(beacon_detail(record, locale))
-        if check.secret_ok is not None:
-            lines.append(t("fair.verify.secret", locale, ok=word(check.secret_ok)))
-            if secret is not None:
-                lines.append(t("fair.v2.secret", locale, secret=secret))
-    if record["game"] == "euchre":
-        hands += "\n" + t("fair.verify.turned", locale, card=face(record["turned"]))
-    lines += [
-        t("fair.verify.hands", locale, hands=hands),
-        t("fair.verify.command", locale, command=f"```\n{verify_command(record)}\n```"),
-    ]
-    return "\n".join(lines)[:2000]
-
-
-async def verify(interaction: discord.Interaction[Any], game_id: int | None, hand: int) -> None:
-    """`/verify`: a finished game's hand (by its number in /history), or, without a game, a
-    finished hand of this channel's table."""
-    from bot.ui.render import seat_name
-
-    locale = locale_of(interaction)
-    bot = bot_of(interaction)
-    if game_id is None:
-        table = bot.table_service.in_channel(interaction.channel_id or 0)
-        if table is None or table.game is None:
-            await say(interaction, t("fair.verify.no_game", locale))
-            return
-        records = table.game.fair_records()
-        over = table.game.is_over and table.record.seed is not None
-        secret = game_secret(table.record.seed).hex() if over and table.record.seed else None
-        check = check_hand(records, hand, secret)
-
-        def name_of_seat(seat: int) -> str:
-            return seat_name(table, seat, locale)
-
-        name_of: Callable[[int], str] = name_of_seat
-
-    else:
-        finished = await bot.results.finished_game(interaction.guild_id or 0, game_id)
-        if finished is None:
-            await say(interaction, t("fair.verify.no_game", locale))
-            return
-        played = replay(finished)
-        secret = game_secret(finished.seed).hex()
-        check = check_hand(played.fair_records(), hand, secret)
-        name_of = seat_namer(finished, played, locale)
-    if check is None:
-        await say(interaction, t("fair.verify.none", locale, hand=hand))
-        return
-    await say(interaction, verify_answer(check, name_of, locale, secret))
