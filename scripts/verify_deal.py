@@ -270,8 +270,10 @@ def check_v2(
     if beacon is None:
         return [*problems, f"the beacon's round {want} is missing"], False
     found, source = beacon.get(cut["round"])
-    print(f"  beacon round {cut['round']}: {source}")
-    return problems + check_beacon(found, cut["round"], cut["value"]), False
+    problems += check_beacon(found, cut["round"], cut["value"])
+    if not problems:
+        print(f"  hand {hand}: beacon round {cut['round']} checks ({source})")
+    return problems, False
 
 
 def check_chain(records: list[dict[str, Any]]) -> list[str]:
@@ -322,14 +324,13 @@ def verify_records(
         print(f"the records name several commitment messages: {sorted(messages)}")
         ok = False
     for record in records:
-        print(f"hand {record['hand']} ({record['game']}, v{record.get('version')}):")
         problems, was_weak = check_record(record, beacon, message)
         weak += was_weak
         ok = ok and not problems
         status = "OK" if not problems else "FAILED"
         if was_weak and not problems:
             status = "OK but WEAK: the beacon did not answer; this hand's cut was the fallback"
-        print(f"  deal {status}")
+        print(f"hand {record['hand']} ({record['game']}, cut {record['cut']!r}): deal {status}")
         for problem in problems:
             print(f"  - {problem}")
     chain = check_chain(records)

@@ -136,7 +136,7 @@ async def test_a_beacon_that_fails_gives_weak_hands_marked_everywhere(
         assert cuts.beacon is not None
         cuts.beacon.timeout = 0.1  # a slow relay is given up after this
         driver = TableDriver(emulator, bot, world.table, [world.alice, world.bob])
-        await start(driver, world, "truco new", target=6)
+        await start(driver, world, "truco new", target=12)
         game = driver.table.game
         assert game is not None
         for _ in range(400):  # play on: the weak hands do not stop the game
