@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import gc
 import logging
 import time
@@ -29,6 +30,7 @@ from bot.texts import t
 from bot.ui.answer import say
 from bot.ui.budget import GlobalBudget
 from bot.ui.buttons import DYNAMIC_ITEMS
+from bot.ui.fair_deal import post_commitment
 from bot.ui.recap import WeeklyRecap
 from bot.ui.rest import is_too_late
 from bot.ui.seasons import post_season_end, season_end_posted
@@ -175,6 +177,10 @@ class CardTableBot(commands.Bot):
         budget = GlobalBudget.for_shards(self.settings.shards)
         self._table_ui = table_ui = TableUI(
             self, service, clock=self.clock, budget=budget, house_rules=HouseRulesStore(storage.db)
+        )
+        # fair-v2: each game's commitment is in a message created for it (its id dates it).
+        service.fair_cuts.announce = functools.partial(
+            post_commitment, self, budget, table_ui.public.locale_of
         )
         self._weekly_recap = WeeklyRecap(self, RecapStore(storage.db), clock=self.clock)
         render_pool.warm_up()  # the pictures' worker starts with the bot, not at the first table

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 import re
 import time
@@ -54,7 +53,7 @@ from bot.ui.card_emojis import CardEmojis
 from bot.ui.components import Buttons
 from bot.ui.custom_ids import parse_game_action, parse_table_button, table_button_id
 from bot.ui.discord_internals import template_of
-from bot.ui.fair_deal import FAIR_VERBS, on_fair_button, post_commitment
+from bot.ui.fair_deal import FAIR_VERBS, on_fair_button
 from bot.ui.leaderboard import DYNAMIC_ITEMS as BOARD_ITEMS
 from bot.ui.live_hands import LiveHands
 from bot.ui.outage import OutageLog, is_storage_outage
@@ -135,10 +134,6 @@ class TableUI:
         self._background: set[asyncio.Task[None]] = set()
         self.outage = OutageLog()
         service.add_listener(self._on_table_change)
-        # fair-v2: each game's commitment is in a message created for it (its id dates it).
-        service.fair_cuts.announce = functools.partial(
-            post_commitment, client, self.budget, self.public.locale_of
-        )
 
     def _on_table_change(self, table: Table, change: str) -> None:
         if change == CHANGE_RESTORED and table.message_id is None:
