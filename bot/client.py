@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import gc
 import logging
 import time
@@ -21,6 +22,7 @@ from bot.storage.house_rules import HouseRulesStore
 from bot.storage.recaps import RecapStore
 from bot.storage.seasons import SeasonRepository
 from bot.storage.tournaments import TournamentRepository
+from bot.tables.beacon import Beacon
 from bot.tables.seasons import SeasonKeeper
 from bot.tables.service import TableService
 from bot.tables.tournament_service import TournamentService
@@ -29,6 +31,7 @@ from bot.ui.after_game.buttons import DYNAMIC_ITEMS as AFTER_GAME_ITEMS
 from bot.ui.boards.buttons import DYNAMIC_ITEMS as BOARD_ITEMS
 from bot.ui.boards.recap import WeeklyRecap
 from bot.ui.boards.seasons import post_season_end, season_end_posted
+from bot.ui.fair.deals import post_commitment
 from bot.ui.kit.answer import say
 from bot.ui.kit.budget import GlobalBudget
 from bot.ui.kit.rest import is_too_late
@@ -175,6 +178,7 @@ class CardTableBot(commands.Bot):
             clock=self.clock,
             shards=self.settings.shards,  # restore and own only the tables of our guilds
             fair_deals=self.settings.fair_deals,
+            beacon=Beacon(self.settings.beacon_relays),  # fair-v2's cuts (docs/fair-deals.md)
         )
         # This process's share of the token's global budget (split evenly between shards).
         budget = GlobalBudget.for_shards(self.settings.shards)
@@ -185,6 +189,10 @@ class CardTableBot(commands.Bot):
             budget=budget,
             house_rules=HouseRulesStore(storage.db),
             button_families=BUTTON_FAMILIES,
+        )
+        # fair-v2: each game's commitment is in a message created for it (its id dates it).
+        service.fair_cuts.announce = functools.partial(
+            post_commitment, self, budget, table_ui.public.locale_of
         )
         self._weekly_recap = WeeklyRecap(self, RecapStore(storage.db), clock=self.clock)
         render_pool.warm_up()  # the pictures' worker starts with the bot, not at the first table

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATABASE = PROJECT_ROOT / "data" / "cardtable.sqlite3"
@@ -84,6 +85,13 @@ class Settings:
     database_url: str | None = None
     # New tables deal provably fair (docs/fair-deals.md); FAIR_DEALS=0 deals as before.
     fair_deals: bool = True
+    # fair-v2's drand relays (BEACON_RELAYS, comma-separated URLs; the first that answers wins).
+    beacon_relays: tuple[str, ...] = (
+        "https://api.drand.sh",
+        "https://api2.drand.sh",
+        "https://api3.drand.sh",
+        "https://drand.cloudflare.com",
+    )
 
     def __repr__(self) -> str:  # the token is never printed, not even by accident
         return (
@@ -146,6 +154,10 @@ class Settings:
                 )
         url = merged.get("DATABASE_URL", "").strip() or None
         parse_database_url(url, DEFAULT_DATABASE)  # a bad URL is a SettingsError now
+        listed = [r.strip() for r in merged.get("BEACON_RELAYS", "").split(",") if r.strip()]
+        if any(not r.startswith(("https://", "http://")) for r in listed):
+            raise SettingsError(f"BEACON_RELAYS are http(s) URLs, not {listed!r}.")
+        relays: dict[str, Any] = {"beacon_relays": tuple(listed)} if listed else {}
         return cls(
             token=merged.get("DISCORD_TOKEN", "").strip() or None,
             database_path=Path(database) if database else DEFAULT_DATABASE,
@@ -156,4 +168,5 @@ class Settings:
             shard_ids=shard_ids,
             database_url=url,
             fair_deals=merged.get("FAIR_DEALS", "1").strip().lower() not in ("0", "no", "off"),
+            **relays,
         )

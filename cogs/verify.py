@@ -6,7 +6,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.ui.fair import deals as fair_deal
+from bot.ui.fair import cut as fair_cut
+from bot.ui.fair import verify as fair_verify
+from bot.ui.kit.host import host_of
 from bot.ui.kit.translator import command_text
 
 
@@ -24,7 +26,14 @@ class Verify(commands.Cog):
         hand: app_commands.Range[int, 1, 10_000],
         game: app_commands.Range[int, 1] | None = None,
     ) -> None:
-        await fair_deal.verify(interaction, game, hand)
+        await fair_verify.verify(interaction, game, hand)
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A Cut modal opened before a restart (or already answered) has no live modal to
+        answer it: it is answered here, by its per-person custom_id."""
+        if fair_cut.is_orphan_cut(interaction):
+            await fair_cut.on_orphan_cut(interaction, host_of(interaction).table_service)
 
 
 async def setup(bot: commands.Bot) -> None:

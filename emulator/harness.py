@@ -106,7 +106,8 @@ async def run_bot(
     timers and its weekly recap too."""
     from bot.client import EXTENSIONS, make_bot
 
-    settings = dataclasses.replace(settings, token=emu.token)
+    # The local beacon: no test reaches drand's real relays.
+    settings = dataclasses.replace(settings, token=emu.token, beacon_relays=emu.beacon_relays)
     bot = make_bot(
         settings,
         extensions=EXTENSIONS if extensions is None else extensions,

@@ -170,7 +170,8 @@ async def middleware(
     request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
 ) -> web.StreamResponse:
     emu = emulator_of(request)
-    if request.path.startswith("/gateway") or request.path.startswith("/attachments/"):
+    # Not Discord's REST: the gateway, attachments and the local drand beacon (emulator/beacon.py).
+    if request.path.startswith(("/gateway", "/attachments/", "/beacon/")):
         return await handler(request)
     started = time.perf_counter()
     request[ARRIVED] = started

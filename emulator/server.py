@@ -11,6 +11,7 @@ import yarl
 from aiohttp import web
 
 from emulator import (
+    beacon,
     rest_channels,
     rest_commands,
     rest_core,
@@ -18,6 +19,7 @@ from emulator import (
     rest_interactions,
     rest_threads,
 )
+from emulator.beacon import RELAYS, LocalBeacon
 from emulator.clock import Clock
 from emulator.commands import LOCALES, CommandRegistry
 from emulator.errors import EmulatorUsageError, Violation
@@ -65,6 +67,7 @@ class Emulator:
         self.max_guilds_per_shard = max_guilds_per_shard
         self.clock = Clock()
         self.snowflakes = Snowflakes(self.clock)
+        self.beacon = LocalBeacon()  # drand's HTTP shape, for fair-v2's cuts (emulator/beacon.py)
         self.notifier = Notifier()
         self.token = f"emulator.{secrets.token_urlsafe(24)}"
         self.application_id = self.snowflakes.next()
@@ -112,6 +115,7 @@ class Emulator:
         rest_interactions.add_routes(app, API_PREFIX, self)
         rest_emojis.add_routes(app, API_PREFIX, self)
         rest_threads.add_routes(app, API_PREFIX, self)
+        beacon.add_routes(app, self.beacon)
         app.router.add_route("*", "/{tail:.*}", unhandled)  # last: everything else
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await self._runner.setup()
@@ -143,6 +147,11 @@ class Emulator:
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def beacon_relays(self) -> tuple[str, ...]:
+        """The local beacon's relays (BEACON_RELAYS of a bot run on this emulator)."""
+        return tuple(f"{self.url}/beacon/{relay}" for relay in RELAYS)
 
     @property
     def api_base(self) -> str:

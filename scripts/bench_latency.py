@@ -270,6 +270,7 @@ async def _serve_bot(conn: Connection, config: dict[str, Any]) -> None:
         # 1/K share of the token's global budget).
         shard_count=config.get("shard_count"),
         shard_ids=config.get("shard_ids"),
+        beacon_relays=tuple(config["beacon_relays"]),  # never drand's real relays
     )
     bot = make_bot(settings, guild_ready_timeout=0.05)
     task = asyncio.create_task(bot.start(config["token"]))
@@ -466,6 +467,7 @@ class BotProcess:
         config = {
             "api_base": emu.api_base,
             "gateway_url": emu.gateway_url,
+            "beacon_relays": emu.beacon_relays,  # fair-v2's rounds from the emulator's beacon
             "token": emu.token,
             "guild_id": guild_id,
             # Each shard process its own SQLite file: it owns only its guilds' tables. (In

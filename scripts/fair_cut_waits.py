@@ -74,7 +74,8 @@ async def one_game(service: TableService, game: str, channel: int, rng: random.R
 async def main(games: int) -> None:
     with tempfile.TemporaryDirectory() as folder:
         storage = await open_storage(DatabaseTarget("sqlite", path=Path(folder) / "t.sqlite3"))
-        service = TableService(storage.tables, bot_move_delay=0, cut_wait=TEST_WAIT)
+        # version 1's cuts: the waits this script measures (version 2 is cut by the beacon)
+        service = TableService(storage.tables, bot_move_delay=0, cut_wait=TEST_WAIT, fair_version=1)
         counted = Counted(service.fair_cuts)
         rng = random.Random(24)
         channel = itertools.count(1)

@@ -1,4 +1,10 @@
-"""Provably fair deals, version 1 ("fair-v1"): docs/fair-deals.md is the specification.
+"""Provably fair deals, versions 1 ("fair-v1") and 2 ("fair-v2"): docs/fair-deals.md is the
+specification.
+
+Version 2 cuts each hand with a public drand round fixed relative to the Discord message that
+carries the game's commitment (`beacon_round`); the cut action is `cut:drand:<round>:<randomness>`
+or, when no relay answered, `cut:weak:<round>:<fallback>`, and the game's first action in the cut
+phase, `cut:msg:<message id>`, records which message that is.
 
 Before a hand is dealt the table shows a commitment, the SHA-256 of that hand's secret server
 seed. The deal then depends on the server seed AND on inputs the server cannot choose when it
@@ -21,8 +27,21 @@ from bot.engine.common import EngineError, IllegalAction, InvalidOptions
 
 VERSION: Final = 1
 DEAL_OPTION: Final = "fair-v1"  # the value of the games' `deal` option that selects this
+DEAL_V2: Final = "fair-v2"  # version 2: the drand beacon cuts (docs/fair-deals.md)
 SEEDED: Final = "seeded"  # the old dealing (SplitMix64 from the seed), the default
-DEAL_CHOICES: Final = (SEEDED, DEAL_OPTION)
+DEAL_CHOICES: Final = (SEEDED, DEAL_OPTION, DEAL_V2)
+VERSION_OF: Final = {DEAL_OPTION: 1, DEAL_V2: 2}
+
+# Version 2's beacon: drand's "quicknet" chain of the League of Entropy (unchained, a round every
+# 3 s). Fixed by the version, so that a record names no chain a server could pick afterwards.
+QUICKNET_HASH: Final = "52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971"
+QUICKNET_GENESIS: Final = 1692803367  # seconds (Unix time) of round 1
+QUICKNET_PERIOD: Final = 3  # seconds between rounds
+DISCORD_EPOCH_MS: Final = 1_420_070_400_000
+MSG_CUT: Final = "msg:"  # v2: `cut:msg:<id>` records the game's commitment message
+BEACON_CUT: Final = "drand"
+WEAK_CUT: Final = "weak"
+MAX_CUT_V2: Final = 250  # "drand:<round>:<64 hex>" (~80) + ":" + the typed flourish (<= 100)
 
 SEED_BYTES: Final = 32  # the game secret: the game's seed, 32 bytes big-endian
 ZERO_COMMITMENT: Final = bytes(32)  # the "previous commitment" of hand 1
@@ -84,6 +103,66 @@ def commitment(seed: bytes) -> bytes:
     return hashlib.sha256(seed).digest()
 
 
+def game_commitment(game_seed: int) -> str:
+    """Version 2's commitment to the whole game (hex): SHA-256 of the game secret. It is in the
+    game's commitment message, created before any beacon round that cuts one of its hands."""
+    return hashlib.sha256(game_secret(game_seed)).hexdigest()
+
+
+def message_ms(message_id: int) -> int:
+    """A Discord snowflake's time: milliseconds since 1970 (its first 42 bits + Discord's epoch)."""
+    return (message_id >> 22) + DISCORD_EPOCH_MS
+
+
+def beacon_round(message_id: int, hand: int) -> int:
+    """The quicknet round that cuts hand `hand` (1-based) of the game whose commitment is in
+    message `message_id`: the round current at the message's millisecond, plus `hand`. Round r
+    is published at genesis + (r - 1) * period, so round (current + 1) is the first after it."""
+    current = (message_ms(message_id) - QUICKNET_GENESIS * 1000) // (QUICKNET_PERIOD * 1000) + 1
+    return current + hand
+
+
+def round_time(round_number: int) -> int:
+    """The Unix second at which a quicknet round is published."""
+    return QUICKNET_GENESIS + (round_number - 1) * QUICKNET_PERIOD
+
+
+def parse_cut_v2(text: str) -> dict[str, Any]:
+    """A version-2 cut text: `drand:<round>:<randomness hex>[:<typed>]` (the beacon cut) or
+    `weak:<round>:<fallback>[:<typed>]` (no relay answered; round 0 when no commitment message
+    could be posted). Raises ValueError when it is neither."""
+    kind, _, rest = text.partition(":")
+    parts = rest.split(":", 2)
+    if kind not in (BEACON_CUT, WEAK_CUT) or len(parts) < 2 or not parts[0].isdigit():
+        raise ValueError(f"not a version-2 cut: {text!r}")
+    value = parts[1]
+    if kind == BEACON_CUT:
+        if len(value) != 64 or value.strip("0123456789abcdef"):
+            raise ValueError("a beacon cut's randomness is 64 lowercase hex digits")
+    elif not (value.isdigit() or value == "none"):
+        raise ValueError("a weak cut's fallback is an interaction id or 'none'")
+    typed = parts[2] if len(parts) == 3 else None
+    if typed == "":
+        raise ValueError("a typed cut is not empty")
+    return {
+        "kind": kind,
+        "round": int(parts[0]),
+        "randomness" if kind == BEACON_CUT else "fallback": value,
+        "typed": typed,
+    }
+
+
+def deal_of(game: str, shuffled: Sequence[str], dealer: int) -> dict[str, Any]:
+    """A hand as dealt from the shuffled deck (docs/fair-deals.md, "Dealing"): euchre (E8) five
+    each from the dealer's left, then the turned card and the rest under it; truco (T3) three
+    each from the player after the dealer in turn order (counter-clockwise)."""
+    if game == "truco":
+        hands, _ = deal_packets(shuffled, [(dealer - k) % 4 for k in (1, 2, 3, 4)], 3)
+        return {"hands": hands}
+    hands, rest = deal_packets(shuffled, [(dealer + k) % 4 for k in (1, 2, 3, 4)], 5)
+    return {"hands": hands, "turned": rest[0], "kitty": rest[1:]}
+
+
 def hand_commitment(game_seed: int, hand: int) -> str:
     """What the table shows before hand `hand` is cut (hex): usable before the game exists (the
     lobby shows hand 1's)."""
@@ -103,11 +182,13 @@ def deal_key(
     hand: int,
     cut: str,
     previous: bytes,
+    version: int = VERSION,
 ) -> bytes:
-    """HMAC-SHA256 keyed with the server seed over everything the deal depends on."""
+    """HMAC-SHA256 keyed with the server seed over everything the deal depends on (version 2
+    differs only in the version field, and its cut text carries the beacon round)."""
     if len(players) != 4:
         raise ValueError("four players, in seat order")
-    message = encode("fair-deal", VERSION, game, deck_size, *players, hand, cut, previous)
+    message = encode("fair-deal", version, game, deck_size, *players, hand, cut, previous)
     return hmac.digest(seed, message, "sha256")
 
 
@@ -179,6 +260,22 @@ def check_cut(action: str) -> str:
     return text
 
 
+def check_cut_v2(action: str) -> str:
+    """A version-2 `cut:` action's text: the commitment message (`msg:<id>`) or a cut."""
+    text = action[len(CUT_PREFIX) :] if action.startswith(CUT_PREFIX) else ""
+    try:
+        if text.startswith(MSG_CUT):
+            if not text[len(MSG_CUT) :].isdigit():
+                raise ValueError("a message id is digits")
+        else:
+            parse_cut_v2(text)
+    except ValueError as error:
+        raise IllegalAction(f"not a fair-v2 cut action: {action!r} ({error})") from None
+    if len(text) > MAX_CUT_V2 or not text.isprintable():
+        raise IllegalAction(f"a fair-v2 cut is at most {MAX_CUT_V2} printable characters")
+    return text
+
+
 def check_deal_options(deal: object, players: object) -> tuple[str, ...] | None:
     """Both games' `deal` and `players` options: players (one id string per lobby position,
     bots as "bot:<seat>") are needed by fair-v1 and meaningless without it."""
@@ -186,10 +283,10 @@ def check_deal_options(deal: object, players: object) -> tuple[str, ...] | None:
         raise InvalidOptions(f"option deal={deal!r}: must be one of {', '.join(DEAL_CHOICES)}")
     if deal == SEEDED:
         if players is not None:
-            raise InvalidOptions("option players goes with deal='fair-v1'")
+            raise InvalidOptions("option players goes with deal='fair-v1' or 'fair-v2'")
         return None
     if not isinstance(players, list | tuple) or len(players) != 4:
-        raise InvalidOptions("deal='fair-v1' needs players: four id strings")
+        raise InvalidOptions(f"deal={deal!r} needs players: four id strings")
     for player in players:
         if not isinstance(player, str) or not 0 < len(player) <= MAX_PLAYER_ID:
             raise InvalidOptions(f"a player id is 1 to {MAX_PLAYER_ID} characters: {player!r}")
@@ -218,13 +315,19 @@ def copy_record(record: dict[str, Any]) -> dict[str, Any]:
 
 
 class FairDealer:
-    """The fair-v1 state of one game: the current hand's server seed (secret until the hand
-    ends), its commitment and cut, and the records of the hands revealed so far.
+    """The fair state of one game: the current hand's server seed (secret until the hand ends),
+    its commitment and cut, and what is needed to rebuild the records of the hands revealed.
 
-    The game calls `begin` when a hand waits for its cut, `cut` with the cut action's text (it
-    returns the shuffled deck), and `reveal` when the hand ends."""
+    The game calls `begin` when a hand waits for its cut, `check_cut` and `cut` with the cut
+    action's text (`cut` returns the shuffled deck, or None for version 2's `msg:` action, which
+    only records the commitment message), and `reveal` when the hand ends.
+
+    Memory: a revealed hand is kept as (hand, dealer, cut text), not as its record (issue 31:
+    records held ~100 B per action); `records()` rebuilds them, and the last one is cached."""
 
     __slots__ = (
+        "_done",
+        "_last",
         "_secret",
         "_seed",
         "commitment",
@@ -236,13 +339,22 @@ class FairDealer:
         "deck_size",
         "game",
         "hand",
+        "message",
         "players",
         "previous",
-        "revealed",
+        "version",
     )
 
-    def __init__(self, game: str, deck: Sequence[str], players: Sequence[str], seed: int) -> None:
+    def __init__(
+        self,
+        game: str,
+        deck: Sequence[str],
+        players: Sequence[str],
+        seed: int,
+        deal: str = DEAL_OPTION,
+    ) -> None:
         self.game = game
+        self.version = VERSION_OF[deal]
         self.deck = tuple(deck)
         self.deck_size = len(self.deck)
         self.players = tuple(players)  # by game seat
@@ -255,7 +367,9 @@ class FairDealer:
         self.previous = b""
         self.cut_text: str | None = None
         self.deal: dict[str, Any] | None = None
-        self.revealed: list[dict[str, Any]] = []
+        self.message: int | None = None  # v2: the id of the game's commitment message
+        self._done: tuple[tuple[int, int, str], ...] = ()  # revealed: (hand, dealer, cut)
+        self._last: dict[str, Any] | None = None  # the last revealed record, built once
 
     def begin(self, hand: int, dealer: int, cutter: int) -> None:
         """Hand `hand` (1-based) waits for its cut: its commitment is now public."""
@@ -268,48 +382,75 @@ class FairDealer:
         self.cut_text = None
         self.deal = None
 
-    def cut(self, text: str) -> list[str]:
-        """The deck of this hand, shuffled: the cut is the last input of the deal."""
+    def check_cut(self, action: str) -> str:
+        """The text of a cut action, checked for this game's version (raises IllegalAction)."""
+        if self.version == 1:
+            return check_cut(action)
+        text = check_cut_v2(action)
+        if text.startswith(MSG_CUT):
+            if self.message is not None or self.hand != 1:
+                raise IllegalAction("the commitment message is recorded once, before hand 1")
+            return text
+        expected = 0 if self.message is None else beacon_round(self.message, self.hand)
+        if parse_cut_v2(text)["round"] != expected:
+            raise IllegalAction(f"hand {self.hand} is cut by round {expected}: {action!r}")
+        return text
+
+    def cut(self, text: str) -> list[str] | None:
+        """The deck of this hand, shuffled: the cut is the last input of the deal. Version 2's
+        `msg:<id>` only records the commitment message (None: the hand still waits)."""
+        if self.version == 2 and text.startswith(MSG_CUT):
+            self.message = int(text[len(MSG_CUT) :])
+            return None
         self.cut_text = text
-        key = deal_key(
-            self._seed,
-            self.game,
-            self.deck_size,
-            self.players,
-            self.hand,
-            text,
-            self.previous,
+        return shuffle(self._key(self.hand, self._seed, text, self.previous), self.deck)
+
+    def _key(self, hand: int, seed: bytes, cut: str, previous: bytes) -> bytes:
+        return deal_key(
+            seed, self.game, self.deck_size, self.players, hand, cut, previous, self.version
         )
-        return shuffle(key, self.deck)
 
     def reveal(self) -> None:
-        """The hand is over: its record, server seed and `deal` (set by the game when it dealt:
-        hands by seat, and what else its deal shows) included, becomes public."""
-        deal = self.deal
-        if self.cut_text is None or deal is None:
+        """The hand is over: its record (server seed included) becomes public."""
+        if self.cut_text is None or self.deal is None:
             raise EngineError("a hand is revealed after its deal")
-        self.revealed.append(
-            {
-                "version": VERSION,
-                "game": self.game,
-                "deck": self.deck_size,
-                "players": list(self.players),
-                "hand": self.hand,
-                "dealer": self.dealer,
-                "cut": self.cut_text,
-                "previous_commitment": self.previous.hex(),
-                "commitment": self.commitment.hex(),
-                "server_seed": self._seed.hex(),
-                **deal,
-            }
-        )
+        self._done = (*self._done, (self.hand, self.dealer, self.cut_text))
+        self._last = None
+
+    def _record(self, hand: int, dealer: int, cut: str) -> dict[str, Any]:
+        seed = server_seed(self._secret, hand)
+        previous = previous_commitment(self._secret, hand)
+        shuffled = shuffle(self._key(hand, seed, cut, previous), self.deck)
+        record: dict[str, Any] = {
+            "version": self.version,
+            "game": self.game,
+            "deck": self.deck_size,
+            "players": list(self.players),
+            "hand": hand,
+            "dealer": dealer,
+            "cut": cut,
+            "previous_commitment": previous.hex(),
+            "commitment": commitment(seed).hex(),
+            "server_seed": seed.hex(),
+        }
+        if self.version == 2:
+            parsed = parse_cut_v2(cut)
+            record["message"] = None if self.message is None else str(self.message)
+            record["game_commitment"] = hashlib.sha256(self._secret).hexdigest()
+            record["round"] = parsed["round"]
+            record["weak"] = parsed["kind"] == WEAK_CUT
+            record["randomness"] = parsed.get("randomness")
+            record["typed"] = parsed["typed"]
+        return record | deal_of(self.game, shuffled, dealer)
 
     def view(self) -> dict[str, Any]:
         """The public part: never the current hand's server seed (it is in `revealed` once the
-        hand is over). `next_commitment` is shown early so that a click made during this hand
-        (the one that ends it) can be the next hand's cut."""
-        return {
-            "version": VERSION,
+        hand is over). `next_commitment` is shown early so that (version 1) a click made
+        during this hand (the one that ends it) can be the next hand's cut."""
+        if self._done and self._last is None:
+            self._last = self._record(*self._done[-1])
+        out = {
+            "version": self.version,
             "hand": self.hand,
             "dealer": self.dealer,
             "cutter": self.cutter,
@@ -317,22 +458,26 @@ class FairDealer:
             "previous_commitment": self.previous.hex(),
             "cut": self.cut_text,
             "next_commitment": commitment(server_seed(self._secret, self.hand + 1)).hex(),
-            "revealed": copy_record(self.revealed[-1]) if self.revealed else None,
+            "revealed": None if self._last is None else copy_record(self._last),
         }
+        if self.version == 2:
+            out["game_commitment"] = hashlib.sha256(self._secret).hexdigest()
+            out["message"] = None if self.message is None else str(self.message)
+            out["round"] = None if self.message is None else beacon_round(self.message, self.hand)
+        return out
 
     def records(self) -> list[dict[str, Any]]:
         """Every revealed hand's record, in order (what scripts/verify_deal.py checks)."""
-        return [copy_record(record) for record in self.revealed]
+        return [self._record(*done) for done in self._done]
 
     def copy(self) -> FairDealer:
         twin = FairDealer.__new__(FairDealer)
         for name in FairDealer.__slots__:
-            setattr(twin, name, getattr(self, name))
-        twin.revealed = list(self.revealed)  # records themselves are never changed
+            setattr(twin, name, getattr(self, name))  # _done is a tuple: shared, never changed
         return twin
 
     def _state(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in FairDealer.__slots__)
+        return tuple(getattr(self, name) for name in FairDealer.__slots__ if name != "_last")
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, FairDealer):

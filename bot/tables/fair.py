@@ -1,4 +1,12 @@
-"""Provably fair deals at a table (issue 24, docs/fair-deals.md): who cuts, and with what.
+"""Provably fair deals at a table (issues 24 and 32, docs/fair-deals.md): who cuts, and with what.
+
+Version 2 ("fair-v2", new games): when a game starts, the UI posts a message created for it that
+carries the game's commitment (`announce`); its id is recorded in the game (`cut:msg:<id>`), and
+hand n is cut by drand quicknet round `beacon_round(message, n)`, fetched by `Beacon` from this
+background task (never on a click's acknowledgement path). When no relay answers within `wait`
+seconds the hand is cut `weak:<round>:<the latest click or none>` and marked weak everywhere. A
+typed cut (the Cut modal) is only a flourish appended to the beacon's value. What follows
+describes version 1, which tables already playing keep.
 
 A table deals "fair-v1" from a 256-bit seed drawn when the table opens (the lobby shows hand 1's
 commitment) or, for a game played again, when it starts. Each hand then waits in the engine's
@@ -27,10 +35,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.engine.fair_deal import DEAL_OPTION, MAX_CUT
+from bot.engine.fair_deal import (
+    BEACON_CUT,
+    DEAL_OPTION,
+    DEAL_V2,
+    MAX_CUT,
+    MSG_CUT,
+    WEAK_CUT,
+    beacon_round,
+)
+from bot.tables.beacon import Beacon
 from bot.tables.errors import NoSuchTable, NotPlaying, NotSeated, StaleVersion, TableError
 from bot.tables.records import SeatRecord
 from bot.tables.table import CHANGE_ACTION, CHANGE_CLOSED, Table, TableHost
@@ -61,13 +79,20 @@ def player_ids(seats: list[SeatRecord | None]) -> list[str]:
     return ids
 
 
-def fair_options(options: dict[str, Any], seats: list[SeatRecord | None]) -> dict[str, Any]:
-    """A new game's options: the table's rules, dealt fair-v1 by these players."""
-    return {**options, "deal": DEAL_OPTION, "players": player_ids(seats)}
+def fair_options(
+    options: dict[str, Any], seats: list[SeatRecord | None], version: int = 2
+) -> dict[str, Any]:
+    """A new game's options: the table's rules, dealt fair (v2 unless told) by these players."""
+    deal = DEAL_V2 if version == 2 else DEAL_OPTION
+    return {**options, "deal": deal, "players": player_ids(seats)}
 
 
 def is_fair(table: Table) -> bool:
-    return table.record.options.get("deal") == DEAL_OPTION
+    return table.record.options.get("deal") in (DEAL_OPTION, DEAL_V2)
+
+
+def is_v2(table: Table) -> bool:
+    return table.record.options.get("deal") == DEAL_V2
 
 
 def fair_view(table: Table) -> dict[str, Any] | None:
@@ -115,9 +140,15 @@ class _Click:
 class FairCuts:
     """Makes the cut of each hand that waits for one (a listener of table changes)."""
 
-    def __init__(self, host: TableHost, *, wait: float = CUT_WAIT) -> None:
+    def __init__(
+        self, host: TableHost, *, wait: float = CUT_WAIT, beacon: Beacon | None = None
+    ) -> None:
         self._host = host
         self.wait = wait  # read at each wait: a test may shorten it on a running service
+        self.beacon = beacon  # fair-v2's rounds; None: every v2 hand is weak
+        # fair-v2: posts the game's commitment message, returns its id (None: it failed).
+        self.announce: Callable[[Table], Awaitable[int | None]] | None = None
+        self.retry = 0.5  # seconds between two asks for a round not yet published
         self._clicks: dict[int, _Click] = {}
         self._latest: dict[int, str] = {}
         self._typed: dict[int, tuple[int, int, str]] = {}  # table -> (hand, seat, text)
@@ -155,6 +186,8 @@ class FairCuts:
             if seat is None:
                 raise NotSeated(table)
             waiting = waiting_cut(table)
+            if is_v2(table):
+                return table, self._keep_typed(table, seat, waiting, text)
             if waiting is not None:
                 if waiting["cutter"] != seat:
                     raise NotTheCutter(table)
@@ -172,13 +205,32 @@ class FairCuts:
             self._host.changed(table, CHANGE_ACTION)
         return table, applied
 
+    def _keep_typed(
+        self, table: Table, seat: int, waiting: dict[str, Any] | None, text: str
+    ) -> bool:
+        """fair-v2: the typed text goes with the beacon's value of the hand waiting for its
+        cut (its cutter) or of the next hand (this hand's dealer). True: the hand waits now."""
+        fair = waiting if waiting is not None else fair_view(table)
+        assert fair is not None
+        if waiting is not None and waiting["cutter"] == seat:
+            hand = int(waiting["hand"])
+        elif waiting is None and fair["dealer"] == seat:
+            hand = int(fair["hand"]) + 1
+        else:
+            raise NotTheCutter(table)
+        self._typed[table.id] = (hand, seat, text)
+        waker = self._wakers.get(table.id)
+        if waker is not None:
+            waker.set()
+        return waiting is not None
+
     # --- the cut ----------------------------------------------------------------------------
 
     async def cut_locked(self, table: Table) -> bool:
         """Cut the waiting hand now if a typed cut or a fresh click is at hand (the caller holds
-        the lock). True if a cut was applied."""
+        the lock). True if a cut was applied. Version 2 is cut by its task only."""
         waiting = waiting_cut(table)
-        if waiting is None:
+        if waiting is None or is_v2(table):
             return False
         text = self._available(table, waiting)
         if text is None:
@@ -225,7 +277,88 @@ class FairCuts:
             return
         self._tasks[table.id] = asyncio.create_task(self._run(table), name=f"table-{table.id}-cut")
 
+    def _typed_for(self, table: Table, hand: int, cutter: int) -> str | None:
+        typed = self._typed.get(table.id)
+        if typed is not None and typed[0] == hand and typed[1] == cutter:
+            return typed[2]
+        return None
+
     async def _run(self, table: Table) -> None:
+        if is_v2(table):
+            await self._run_v2(table)
+        else:
+            await self._run_v1(table)
+
+    async def _message(self, table: Table, waiting: dict[str, Any]) -> int | None:
+        """The game's commitment message: recorded in the game, else posted now (hand 1) and
+        recorded with `cut:msg:<id>` (so a restart keeps it). None: it could not be posted."""
+        if waiting["message"] is not None:
+            return int(waiting["message"])
+        if int(waiting["hand"]) != 1 or self.announce is None:
+            return None
+        try:
+            message_id = await self.announce(table)
+        except Exception:
+            log.warning("the commitment message failed at table %s", table.id, exc_info=True)
+            return None
+        if message_id is None:
+            return None
+        async with table.lock:
+            now = waiting_cut(table)
+            if now is None or now["message"] is not None:
+                return None if now is None or now["message"] is None else int(now["message"])
+            await self._host.apply_locked(
+                table, int(now["cutter"]), f"{CUT_PREFIX}{MSG_CUT}{message_id}"
+            )
+        self._host.changed(table, CHANGE_ACTION)
+        return message_id
+
+    async def _run_v2(self, table: Table) -> None:
+        """Cut the waiting hand with its drand round, asked for until `wait` seconds have
+        passed, else weak. Never gives up on a failed write (it is tried again)."""
+        waker = self._wakers.setdefault(table.id, asyncio.Event())
+        loop = asyncio.get_running_loop()
+        while not table.closed:
+            waiting = waiting_cut(table)
+            if waiting is None:
+                return
+            hand = int(waiting["hand"])
+            message = await self._message(table, waiting)
+            number = 0 if message is None else beacon_round(message, hand)
+            deadline = loop.time() + self.wait
+            found = None
+            while self.beacon is not None and number and found is None:
+                found = await self.beacon.fetch(number)
+                if found is None and loop.time() + self.retry < deadline:
+                    waker.clear()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(waker.wait(), self.retry)
+                elif found is None:
+                    break
+            try:
+                async with table.lock:
+                    now = waiting_cut(table)
+                    if now is None or int(now["hand"]) != hand:
+                        continue  # cut or moved on meanwhile: look again
+                    if found is not None:
+                        text = f"{BEACON_CUT}:{number}:{found.randomness}"
+                    else:
+                        text = f"{WEAK_CUT}:{number}:{self._fallback(table)}"
+                    typed = self._typed_for(table, hand, int(now["cutter"]))
+                    if typed is not None:
+                        text = f"{text}:{typed}"
+                    await self._host.apply_locked(table, int(now["cutter"]), CUT_PREFIX + text)
+                    if typed is not None:
+                        self._typed.pop(table.id, None)
+                self._host.changed(table, CHANGE_ACTION)
+                return
+            except (StaleVersion, NoSuchTable):
+                continue  # another process moved the table on: look again
+            except Exception:
+                log.warning("the cut failed at table %s; trying again", table.id, exc_info=True)
+                await asyncio.sleep(1.0)
+
+    async def _run_v1(self, table: Table) -> None:
         """Cut the waiting hand: at once if a cut is at hand, else at the next click, else after
         `wait` seconds with the fallback. Never gives up (a failed write is tried again)."""
         waker = self._wakers.setdefault(table.id, asyncio.Event())
@@ -270,6 +403,10 @@ class FairCuts:
             return False
         await asyncio.wait([task])
         return True
+
+    async def close(self) -> None:
+        if self.beacon is not None:
+            await self.beacon.close()
 
     def stop(self) -> list[asyncio.Task[None]]:
         self._closing = True

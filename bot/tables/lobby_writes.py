@@ -108,7 +108,7 @@ async def start_game(
     seed = lobby_seed if lobby_seed is not None else host.new_seed()
     options = record.options
     if host.fair_deals:
-        options = fair_options(record.options, new_seats)
+        options = fair_options(record.options, new_seats, host.fair_version)
     game = table.rules.new_game(options, seed)
     seat_of_position = table.rules.seat_of_position(game)
     try:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.engine.common import Event
+from bot.engine.euchre.cards import CODES, deck_for
 from bot.tables.games import rules_for
 
 TRICK_EVENTS = frozenset({"trick_won", "round_won", "round_tied"})
@@ -106,8 +107,7 @@ def dealt(game: Any) -> Deal:
     kitty = None
     if game.GAME_NAME == "euchre":
         deck = game.options.deck
-        from bot.engine.euchre.cards import CODES, deck_for  # only euchre has a kitty
-
+        # Only euchre has a kitty.
         held = {card for hand in hands for card in hand}
         turned = game.turned_card
         rest = [CODES[c] for c in deck_for(deck, game.options.joker)]

@@ -27,6 +27,7 @@ from typing import Any
 
 from bot.engine.common import EngineError
 from bot.tables import alone, restore
+from bot.tables.beacon import Beacon
 from bot.tables.bot_seats import BotSeats, bot_seat_to_act, choose_bot_action
 from bot.tables.errors import (
     ActionRefused,
@@ -81,10 +82,13 @@ class TableService:
         shards: list[tuple[int, int]] | None = None,
         fair_deals: bool = True,
         cut_wait: float = CUT_WAIT,
+        fair_version: int = 2,
+        beacon: Beacon | None = None,
     ) -> None:
         self.store = store
-        # New games deal "fair-v1" (docs/fair-deals.md); older tables keep their stored dealing.
+        # New games deal "fair-v2" (docs/fair-deals.md); older tables keep their stored dealing.
         self.fair_deals = fair_deals
+        self.fair_version = fair_version
         # The (shard_id, shard_count) pairs whose guilds this process owns (None: every guild,
         # one process). Only their tables are restored, so only they get bot tasks and timers.
         self.shards = shards
@@ -101,7 +105,7 @@ class TableService:
         self.turn_timers = TurnTimers(
             self, retry_delay=retry_delay, max_retry_delay=max_retry_delay
         )
-        self.fair_cuts = FairCuts(self, wait=cut_wait)
+        self.fair_cuts = FairCuts(self, wait=cut_wait, beacon=beacon)
         # The cut first: a hand waiting for it has nobody to act (the others look after it).
         self._parts: list[Listener] = [self.fair_cuts, self.bot_seats, self.turn_timers]
         # The lobby verbs, under the names callers have always used.
@@ -398,6 +402,7 @@ class TableService:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        await self.fair_cuts.close()
 
     # --- closing ----------------------------------------------------------------------------------
 

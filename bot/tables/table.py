@@ -249,8 +249,9 @@ class TableHost(Protocol):
     store: TableStore
     # The (shard_id, shard_count) pairs whose guilds this process owns; None: every guild.
     shards: list[tuple[int, int]] | None
-    # New games deal "fair-v1" (bot/tables/fair.py); False keeps the old seeded dealing.
+    # New games deal fair (bot/tables/fair.py); False keeps the old seeded dealing.
     fair_deals: bool
+    fair_version: int  # 2: the drand beacon cuts (docs/fair-deals.md); 1: the old cuts
 
     def now(self) -> float:
         """The service's clock (tests and the emulator move it)."""

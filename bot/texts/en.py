@@ -788,6 +788,31 @@ STRINGS: dict[str, str] = {
     "fair.verify.no": "wrong",
     "fair.verify.hands": "Hands as dealt:\n{hands}",
     "fair.verify.command": "Check it yourself:\n{command}",
+    "fair.v2.message": "🔒 Fair deal ({game}): this message commits to the game's secret. "
+    "Game commitment: `{commitment}`. Hand n is cut by drand quicknet round (the round current "
+    "when this message was sent) + n. Seeds are revealed as hands end, the secret when the game "
+    "ends: 🔒 Deal, `/verify`.",
+    "fair.v2.line": "🔒 Game `{short}`",
+    "fair.v2.line_hand": "hand {hand} · drand round {round}",
+    "fair.v2.line_weak": "⚠️ hand {hand}: weak cut",
+    "fair.v2.reveal": "🔓 Hand {hand} revealed: seed `{seed}`, drand round {round}, "
+    "commitment `{short}`",
+    "fair.v2.weak": "⚠️ weak cut",
+    "fair.v2.weak_full": "⚠️ weak cut: the beacon did not answer",
+    "fair.v2.typed": "typed by the cutter: {typed}",
+    "fair.v2.deal.game": "Game commitment: `{commitment}` (message {message})",
+    "fair.v2.deal.hand": "Hand {hand} (dealer {dealer}, {cutter} cuts): drand round {round}\n"
+    "Commitment: `{commitment}`\nPrevious commitment: `{previous}`",
+    "fair.v2.deal.revealed": "Last hand revealed (hand {hand}): seed `{seed}`",
+    "fair.v2.beacon": "Cut by drand round {round}: randomness `{randomness}` {url}",
+    "fair.v2.secret": "🔓 Game secret: `{secret}`",
+    "fair.v2.how": "The beacon cuts every hand; check it with `/verify` or "
+    "`python3 scripts/verify_deal.py` (docs/fair-deals.md, version 2).",
+    "fair.cut.flourish": "Noted: {cut} goes into your next cut with the drand beacon's value "
+    "(the beacon is what counts).",
+    "fair.verify.round": "Beacon round {round} fixed by the commitment message: {ok}",
+    "fair.verify.secret": "Game secret (commitment and this hand's seed): {ok}",
+    "fair.verify.turned": "Turned up: {card}",
     "cmd.name.verify": "verify",
     "cmd.name.hand": "hand",
     # --- a move named in a sentence ("you chose call clubs"), as players say it ---

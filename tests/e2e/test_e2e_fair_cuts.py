@@ -39,6 +39,7 @@ async def test_the_cutter_types_the_next_hands_cut_and_a_non_cutter_is_refused(
     rng = random.Random(41)
     async with run_bot(emulator, bot_settings) as bot:
         scale_rate_limits(emulator, bot, per=1.0)
+        bot.table_service.fair_version = 1  # version 1's cuts and reveals (issue 32 keeps them)
         driver = TableDriver(emulator, bot, world.table, world.players)
         await four_people(driver, world, "euchre new", target=5)
         game = driver.table.game
@@ -101,6 +102,7 @@ async def test_a_thrown_in_euchre_hand_is_dealt_as_committed_and_checks(
     rng = random.Random(42)
     async with run_bot(emulator, bot_settings) as bot:
         scale_rate_limits(emulator, bot, per=1.0)
+        bot.table_service.fair_version = 1  # version 1's cuts and reveals (issue 32 keeps them)
         driver = TableDriver(emulator, bot, world.table, world.players)
         await four_people(driver, world, "euchre new", target=5, stick_the_dealer=False)
         game = driver.table.game

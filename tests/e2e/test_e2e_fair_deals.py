@@ -43,6 +43,7 @@ async def test_whole_fair_games_deal_as_committed_and_check(
     rng = random.Random(seed)
     async with run_bot(emulator, settings) as bot:
         scale_rate_limits(emulator, bot, per=1.0)
+        bot.table_service.fair_version = 1  # version 1's cuts and reveals (issue 32 keeps them)
         bot.table_service.fair_cuts.wait = CUT_WAIT
         driver = TableDriver(emulator, bot, world.table, [world.alice, world.bob])
         lobby = await driver.open(world.alice, command, target=5 if "euchre" in command else 6)
@@ -109,6 +110,7 @@ async def test_a_fair_table_restored_after_a_restart_deals_and_checks(
     rng = random.Random(33)
     async with run_bot(emulator, settings) as bot:
         scale_rate_limits(emulator, bot, per=1.0)
+        bot.table_service.fair_version = 1  # version 1's cuts and reveals (issue 32 keeps them)
         bot.table_service.fair_cuts.wait = CUT_WAIT
         driver = TableDriver(emulator, bot, world.table, [world.alice, world.bob])
         lobby = await driver.open(world.alice, "euchre new", target=5)
@@ -125,6 +127,7 @@ async def test_a_fair_table_restored_after_a_restart_deals_and_checks(
 
     async with run_bot(emulator, settings) as bot:
         scale_rate_limits(emulator, bot, per=1.0)
+        bot.table_service.fair_version = 1  # version 1's cuts and reveals (issue 32 keeps them)
         bot.table_service.fair_cuts.wait = CUT_WAIT
         driver = TableDriver(emulator, bot, world.table, [world.alice, world.bob])
         table = driver.table

@@ -110,6 +110,7 @@ class ShardProcess:
             PYTHONPATH=str(PROJECT_ROOT),
             SHARD_COUNT=str(SHARDS),
             SHARD_IDS=str(self.shard_id),
+            BEACON_RELAYS=",".join(self.emu.beacon_relays),  # the emulator's beacon (fair-v2)
             **self.db.env,
         )
         self.proc = await asyncio.create_subprocess_exec(

@@ -149,6 +149,10 @@ def test_the_standalone_checker_computes_the_worked_examples() -> None:
             ex["server_seed"],
             "--commitment",
             ex["commitment"],
+            # issue 32: the deal is compared with the cards shown, not only printed
+            "--hands",
+            *(" ".join(h) for h in ex["hands"]),
+            *(("--turned", ex["turned"]) if ex["game"] == "euchre" else ()),
         )
         assert done.returncode == 0, done.stdout + done.stderr
         assert "commitment shown: matches" in done.stdout
@@ -261,7 +265,7 @@ def test_fair_options_round_trip_and_are_checked(options_class: Any) -> None:
         {"deal": "fair-v1", "players": ["1", "2", "3"]},
         {"deal": "fair-v1", "players": ["1", "2", "3", ""]},
         {"deal": "fair-v1", "players": ["1", "2", "3", 4]},
-        {"deal": "fair-v2", "players": list(PLAYERS)},
+        {"deal": "fair-v3", "players": list(PLAYERS)},
         {"players": list(PLAYERS)},
     ):
         with pytest.raises(InvalidOptions):

@@ -134,6 +134,8 @@ class BotProcess:
             BOT_MOVE_DELAY="0",
             LOG_LEVEL="INFO",
             PYTHONPATH=str(PROJECT_ROOT),
+            # fair-v2's rounds from the emulator's local beacon: never drand's real relays
+            BEACON_RELAYS=",".join(self.emu.beacon_relays),
         )
         self.proc = await asyncio.create_subprocess_exec(
             sys.executable,

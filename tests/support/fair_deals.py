@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +14,7 @@ from typing import Any
 
 from bot.engine import fair_deal
 from bot.tables.service import Table
+from bot.ui.fair.verify import verify_command
 from emulator import Emulator
 from tests.support.play_driver import TableDriver, message_texts
 
@@ -88,31 +90,15 @@ def run_verifier(tmp: Path, records: list[dict[str, Any]]) -> subprocess.Complet
 
 
 def run_verifier_args(record: dict[str, Any], seed: str, cut: str) -> int:
-    """The command a player runs with the values shown: the table's reveal line (seed, cut)
-    and the hand's record (players, dealer, commitments)."""
-    args = [
-        sys.executable,
-        str(SCRIPT),
-        "--game",
-        record["game"],
-        "--deck",
-        str(record["deck"]),
-        "--players",
-        *record["players"],
-        "--hand",
-        str(record["hand"]),
-        "--dealer",
-        str(record["dealer"]),
-        "--cut",
-        cut,
-        "--previous",
-        record["previous_commitment"],
-        "--seed",
-        seed,
-        "--commitment",
-        record["commitment"],
-    ]
-    return subprocess.run(args, capture_output=True, text=True, check=False).returncode
+    """The command a player runs with the values shown (the table's reveal line: seed, cut; the
+    hand's record: players, dealer, commitments, cards): the one /verify prints (issue 32: it
+    compares the deal with the cards shown; nothing has a default)."""
+    shown = {**record, "server_seed": seed, "cut": cut}
+    args = shlex.split(verify_command(shown))[2:]  # without "python3 scripts/verify_deal.py"
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), *args], capture_output=True, text=True, check=False
+    )
+    return done.returncode
 
 
 def reveals_shown(driver: TableDriver) -> dict[int, tuple[str, str]]:

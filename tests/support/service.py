@@ -8,6 +8,7 @@ import random
 
 from bot.storage.backend import Storage
 from bot.tables.service import Table, TableService
+from tests.support.beacon import Announcer, MemoryBeacon
 
 GUILD = 1000
 HOST, ANA, BIA, CAU, DUDA = 11, 12, 13, 14, 15
@@ -32,18 +33,28 @@ CUT_WAIT = 0.05  # the table layer's humans act without a click id: each hand is
 
 
 def make_service(
-    db: Storage, seeds: itertools.count[int] | None = None, *, fair_deals: bool = True
+    db: Storage,
+    seeds: itertools.count[int] | None = None,
+    *,
+    fair_deals: bool = True,
+    fair_version: int = 2,
 ) -> TableService:
-    """Fair deals as in production unless `fair_deals` is False (a test of the old dealing)."""
+    """Fair deals as in production unless `fair_deals` is False (a test of the old dealing);
+    version 2's beacon is in memory (tests/support/beacon.py) and its commitment messages are
+    snowflakes of now (`service.fair_cuts.announce`)."""
     counter = seeds if seeds is not None else itertools.count(7)
-    return TableService(
+    service = TableService(
         db.tables,
         bot_move_delay=0,
         clock=Clock(),
         seed_source=lambda: next(counter),
         fair_deals=fair_deals,
         cut_wait=CUT_WAIT,
+        fair_version=fair_version,
+        beacon=MemoryBeacon(),
     )
+    service.fair_cuts.announce = Announcer()
+    return service
 
 
 async def full_table(

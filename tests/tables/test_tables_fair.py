@@ -22,7 +22,7 @@ BIG = (1 << 255) + 987_654_321  # a 256-bit seed: the store keeps it as text
 
 @pytest.fixture
 async def service(db: Storage) -> TableService:
-    svc = make_service(db, itertools.count(BIG), fair_deals=True)
+    svc = make_service(db, itertools.count(BIG), fair_deals=True, fair_version=1)  # v1's cuts
     svc.fair_cuts.wait = 0.05
     return svc
 

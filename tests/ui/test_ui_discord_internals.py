@@ -308,6 +308,19 @@ async def test_a_view_is_stored_under_a_message_id_and_detach_lets_it_go(
     assert view.is_finished()
 
 
+async def test_a_sent_modal_is_held_by_its_custom_id_until_it_stops(
+    client: discord.Client,
+) -> None:
+    # issue 32: a Cut modal's submit with no live modal is answered by its custom_id.
+    modal = discord.ui.Modal(title="Cut", custom_id="fd:7:cut:42")
+    assert not internals.has_live_modal(client, "fd:7:cut:42")
+    client._connection.store_view(modal)
+    assert internals.has_live_modal(client, "fd:7:cut:42")
+    assert not internals.has_live_modal(client, "fd:7:cut:43")  # one per person
+    client._connection._view_store.remove_view(modal)
+    assert not internals.has_live_modal(client, "fd:7:cut:42")
+
+
 def test_dynamic_item_templates_are_read_from_their_classes() -> None:
     assert internals.template_of(GameActionButton).pattern == GAME_ACTION_TEMPLATE
     assert internals.template_of(TableButton).pattern == TABLE_BUTTON_TEMPLATE

@@ -20,7 +20,9 @@ from tests.support.service import CLICKS, full_table, make_service, user_at
 @pytest.fixture
 async def service(tmp_path: Path) -> AsyncIterator[TableService]:
     db = await open_storage(DatabaseTarget("sqlite", path=tmp_path / "tables.sqlite3"))
-    svc = make_service(db)
+    # Version 1: the click that ends a hand cuts the next one at once, so the next deal is
+    # there when the click is answered (version 2 waits for the beacon's round in a task).
+    svc = make_service(db, fair_version=1)
     try:
         yield svc
     finally:

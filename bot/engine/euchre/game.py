@@ -74,7 +74,6 @@ from bot.engine.euchre.seating import draw_for_seats
 from bot.engine.fair_deal import (
     SEEDED,
     FairDealer,
-    check_cut,
     deal_packets,
     euchre_deck,
 )
@@ -353,7 +352,7 @@ class Game(GameRecord):
             for position, seat in enumerate(self.seat_of_position):
                 by_seat[seat] = options.players[position]
             self._fair = FairDealer(
-                GAME_NAME, euchre_deck(options.deck, options.joker), by_seat, seed
+                GAME_NAME, euchre_deck(options.deck, options.joker), by_seat, seed, options.deal
             )
             evs.append(Event(ev.GAME_STARTED, None, {"game_number": 0, "dealer": dealer}))
             self._await_cut()
@@ -640,11 +639,15 @@ class Game(GameRecord):
     def _cut(self, seat: int, action: str) -> list[Event]:
         fair = self._fair
         assert fair is not None
-        text = check_cut(action)  # raises before anything changes
+        text = fair.check_cut(action)  # raises before anything changes
         dealer = self.dealer
+        shuffled = fair.cut(text)
+        if shuffled is None:  # fair-v2: the commitment message is recorded; still waiting
+            self.actions.append((seat, action))
+            return []
         # E8: five cards each from the dealer's left, then the turned card; the rest under it.
         order = ((dealer + 1) % 4, (dealer + 2) % 4, (dealer + 3) % 4, dealer)
-        hands, rest = deal_packets(fair.cut(text), order, 5)
+        hands, rest = deal_packets(shuffled, order, 5)
         fair.deal = {"hands": hands, "turned": rest[0], "kitty": rest[1:]}
         self.actions.append((seat, action))
         evs: list[Event] = []

@@ -33,7 +33,7 @@ from bot.engine.common import (
     hand_rng,
     team_of,
 )
-from bot.engine.fair_deal import SEEDED, TRUCO_DECK, FairDealer, check_cut, deal_packets
+from bot.engine.fair_deal import SEEDED, TRUCO_DECK, FairDealer, deal_packets
 from bot.engine.truco import events as ev
 from bot.engine.truco.cards import (
     DECK,
@@ -284,7 +284,7 @@ class Game(GameRecord):
         if deals is not None:
             raise InvalidOptions("a fair-v1 game deals its own hands: no `deals`")
         assert options.players is not None  # Options checks it
-        self._fair = FairDealer(GAME_NAME, TRUCO_DECK, options.players, seed)
+        self._fair = FairDealer(GAME_NAME, TRUCO_DECK, options.players, seed, options.deal)
         self._await_cut()
 
     # --- the public surface -------------------------------------------------------------------
@@ -731,9 +731,13 @@ class Game(GameRecord):
         if action.__class__ is not str:
             raise IllegalAction(f"an action is a string, not {action!r}")
         assert isinstance(action, str)
-        text = check_cut(action)  # raises before anything changes
+        text = fair.check_cut(action)  # raises before anything changes
+        shuffled = fair.cut(text)
+        if shuffled is None:  # fair-v2: the commitment message is recorded; still waiting
+            self.actions.append((seat, action))
+            return []
         # T3: three cards each, from the player after the dealer, in turn order.
-        hands, _ = deal_packets(fair.cut(text), DEAL_SEATS[self.dealer], HAND_SIZE)
+        hands, _ = deal_packets(shuffled, DEAL_SEATS[self.dealer], HAND_SIZE)
         fair.deal = {"hands": hands}
         self.actions.append((seat, action))
         self._hand_start = len(self.actions)

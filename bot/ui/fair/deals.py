@@ -1,41 +1,48 @@
-"""Provably fair deals on Discord (issue 24, docs/fair-deals.md): what the table shows, the
-"🔒 Deal" and "✂️ Cut" buttons, and `/verify`.
+"""Provably fair deals on Discord (issues 24 and 32, docs/fair-deals.md): what the table shows,
+the game's commitment message and the "🔒 Deal" and "✂️ Cut" buttons (the Cut modal is in
+fair_cut.py, `/verify` in fair_verify.py).
 
-The table message shows the hand's commitment (short) and the next hand's, and, once a hand is
-over, its revealed seed, cut and commitment. Nothing here ever reads a seed that is not revealed:
-the seeds come only from the engine's revealed records (`fair["revealed"]`, `fair_records()`).
+A fair-v2 table message carries one small line (`fair_text.short_line`); the full values and the
+reveals are one click away (🔒 Deal, /verify). Each game's commitment is in a message created for
+it (`post_commitment`), whose id fixes the beacon rounds. A version-1 table (already playing when
+version 2 came) shows its commitments and reveals as before. Nothing here ever reads a seed that
+is not revealed: the seeds come only from the engine's revealed records, and the game secret
+only once the game is over.
 """
 
 from __future__ import annotations
 
 import logging
-import shlex
 from collections.abc import Callable
 from typing import Any
 
 import discord
 
-from bot.engine.fair_deal import MAX_CUT, hand_commitment
-from bot.tables.errors import NotPlaying, TableError
+from bot.engine.fair_deal import QUICKNET_HASH, game_commitment, game_secret, hand_commitment
+from bot.tables.errors import NotPlaying
 from bot.tables.fair import fair_view, is_fair
-from bot.tables.fair_check import DealCheck, check_hand
 from bot.tables.service import Table, TableService
 from bot.texts import t
+from bot.ui.fair.cut import CutModal
 from bot.ui.kit.answer import locale_of, say
+from bot.ui.kit.budget import GlobalBudget, Priority
 from bot.ui.kit.components import Buttons
 from bot.ui.kit.custom_ids import table_button_id
-from bot.ui.kit.host import host_of
-from bot.ui.words.game_log import replay, seat_namer
+from bot.ui.words.fair_lines import (
+    commitment_message,
+    in_code,
+    plain,
+    reveal_line,
+    short,
+    short_line,
+)
 from bot.ui.words.seats import seat_name
 
 log = logging.getLogger(__name__)
 
-SHORT = 12  # hex digits of a commitment on the table message
 FAIR_VERBS = frozenset({"deal", "cut"})
 
-
-def short(value: str) -> str:
-    return value[:SHORT]
+RELAY_URL = "https://api.drand.sh"
 
 
 # --- the table message ----------------------------------------------------------------------
@@ -49,26 +56,34 @@ def lobby_line(table: Table, locale: str | None) -> str | None:
     return t("fair.commit.lobby", locale, short=short(hand_commitment(seed, 1)))
 
 
-def reveal_line(record: dict[str, Any], locale: str | None) -> str:
-    return t(
-        "fair.reveal",
-        locale,
-        hand=record["hand"],
-        seed=record["server_seed"],
-        cut=record["cut"],
-        short=short(record["commitment"]),
-    )
+def game_over(table: Table) -> bool:
+    return table.game is not None and table.game.is_over
+
+
+def table_short_line(table: Table, locale: str | None) -> str | None:
+    """fair-v2: the one small `-# 🔒 …` line of the table message (None: not a v2 game)."""
+    fair = fair_view(table)
+    if fair is None or fair.get("version") != 2:
+        return None
+    line = short_line(fair, game_over(table), locale)
+    seed = table.record.seed
+    if game_over(table) and seed is not None:  # the game secret: every hand checks from it
+        line += "\n-# " + t("fair.v2.secret", locale, secret=game_secret(seed).hex())
+    return line
 
 
 def table_lines(table: Table, locale: str | None) -> list[str]:
-    """The fair-deal lines of a game's table message: the commitment in play (and the next
-    one's, so that the click that ends this hand may cut the next) and the last hand revealed."""
+    """The fair-deal lines of a game's table message. Version 2: the one short line. Version 1:
+    the commitment in play (and the next one's, so that the click that ends this hand may cut
+    the next) and the last hand revealed."""
     fair = fair_view(table)
     if fair is None:
         return []
+    line = table_short_line(table, locale)
+    if line is not None:
+        return [line]
     lines = []
-    game = table.game
-    if game is not None and not game.is_over:
+    if not game_over(table):
         lines.append(
             t(
                 "fair.commit",
@@ -85,8 +100,12 @@ def table_lines(table: Table, locale: str | None) -> list[str]:
 
 def add_field(embed: discord.Embed, table: Table, locale: str | None) -> None:
     lines = table_lines(table, locale)
-    if lines:
-        embed.add_field(name=t("fair.field", locale), value="\n".join(lines)[:1024], inline=False)
+    if not lines:
+        return
+    v2 = table_short_line(table, locale) is not None
+    # Version 2's line is small text under an empty field name: no heading for one line.
+    name = "\u200b" if v2 else t("fair.field", locale)
+    embed.add_field(name=name, value="\n".join(lines)[:1024], inline=False)
 
 
 def add_buttons(buttons: Buttons, table: Table, locale: str | None) -> None:
@@ -105,6 +124,8 @@ def deal_answer(table: Table, locale: str | None) -> str:
     fair = fair_view(table)
     if fair is None:
         raise NotPlaying(table)
+    if fair.get("version") == 2:
+        return deal_answer_v2(table, fair, locale)
     lines = [
         f"**{t('fair.deal.title', locale)}**",
         t(
@@ -126,7 +147,7 @@ def deal_answer(table: Table, locale: str | None) -> str:
                 locale,
                 hand=revealed["hand"],
                 seed=revealed["server_seed"],
-                cut=revealed["cut"],
+                cut=in_code(revealed["cut"]),
                 commitment=revealed["commitment"],
             )
         )
@@ -134,40 +155,77 @@ def deal_answer(table: Table, locale: str | None) -> str:
     return "\n".join(lines)
 
 
-class CutModal(discord.ui.Modal):
-    """The cutter types any text; it is the cut of the hand waiting for it, or of the next
-    hand (this player deals now and cuts next)."""
+def round_url(number: int) -> str:
+    return f"<{RELAY_URL}/{QUICKNET_HASH}/public/{number}>"
 
-    def __init__(self, service: TableService, table_id: int, locale: str) -> None:
-        super().__init__(title=t("fair.cut.title", locale), custom_id=f"fd:{table_id}:cut")
-        self.service = service
-        self.table_id = table_id
-        self.text: discord.ui.TextInput[CutModal] = discord.ui.TextInput(
-            label=t("fair.cut.label", locale), max_length=MAX_CUT, custom_id="cut"
-        )
-        self.add_item(self.text)
 
-    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
-        locale = locale_of(interaction)
-        try:
-            _, applied = await self.service.fair_cuts.cut(
-                self.table_id, interaction.user.id, self.text.value
+def deal_answer_v2(table: Table, fair: dict[str, Any], locale: str | None) -> str:
+    """🔒 Deal of a fair-v2 game: the game commitment and its message, the hand's round and
+    commitments, the last hand revealed (weak or not, with its typed text escaped), and the
+    game secret once the game is over."""
+    message = fair.get("message")
+    lines = [
+        f"**{t('fair.deal.title', locale)}**",
+        t(
+            "fair.v2.deal.game",
+            locale,
+            commitment=fair["game_commitment"],
+            message=message or "—",
+        ),
+    ]
+    if not game_over(table):
+        lines.append(
+            t(
+                "fair.v2.deal.hand",
+                locale,
+                hand=fair["hand"],
+                dealer=seat_name(table, int(fair["dealer"]), locale),
+                cutter=seat_name(table, int(fair["cutter"]), locale),
+                round=fair.get("round") or "—",
+                commitment=fair["commitment"],
+                previous=fair["previous_commitment"],
             )
-        except TableError as error:
-            await say(interaction, t(error.key, locale, **error.values))
-            return
-        except Exception:
-            log.exception("cut failed at table %s", self.table_id)
-            await say(interaction, t("error.unexpected", locale))
-            return
-        key = "fair.cut.done" if applied else "fair.cut.kept"
-        await say(interaction, t(key, locale, cut=self.text.value.strip()))
+        )
+    revealed = fair["revealed"]
+    if revealed is not None:
+        lines.append(reveal_detail(revealed, locale))
+    seed = table.record.seed
+    if game_over(table) and seed is not None:
+        lines.append(t("fair.v2.secret", locale, secret=game_secret(seed).hex()))
+    lines.append(t("fair.v2.how", locale))
+    return "\n".join(lines)[:2000]
+
+
+def reveal_detail(record: dict[str, Any], locale: str | None) -> str:
+    """A revealed v2 hand in full: seed, round and the beacon's randomness (or the weak mark),
+    and the typed flourish, escaped."""
+    head = t("fair.v2.deal.revealed", locale, hand=record["hand"], seed=record["server_seed"])
+    return head + "\n" + beacon_detail(record, locale)
+
+
+def beacon_detail(record: dict[str, Any], locale: str | None) -> str:
+    """How a v2 hand was cut: the round and its randomness (with a link to it on a relay) or
+    the weak mark, and the cutter's typed flourish, escaped."""
+    if record.get("weak"):
+        beacon = t("fair.v2.weak_full", locale)
+    else:
+        beacon = t(
+            "fair.v2.beacon",
+            locale,
+            round=record["round"],
+            randomness=record["randomness"],
+            url=round_url(int(record["round"])),
+        )
+    lines = [beacon]
+    if record.get("typed"):
+        lines.append(t("fair.v2.typed", locale, typed=plain(record["typed"])))
+    return "\n".join(lines)
 
 
 async def on_fair_button(
     interaction: discord.Interaction[Any], service: TableService, table_id: int, verb: str
 ) -> None:
-    """🔒 Deal answers privately; ✂️ Cut opens the cut's modal (the clicker must cut)."""
+    """🔒 Deal answers privately; ✂️ Cut opens the clicker's own Cut modal."""
     locale = locale_of(interaction)
     table = service.get(table_id)
     if verb == "deal":
@@ -176,91 +234,26 @@ async def on_fair_button(
             return
         await say(interaction, deal_answer(table, locale))
         return
-    await interaction.response.send_modal(CutModal(service, table_id, locale))
+    modal = CutModal(service, table_id, interaction.user.id, locale)
+    await interaction.response.send_modal(modal)
 
 
-# --- /verify --------------------------------------------------------------------------------
-
-
-def verify_command(record: dict[str, Any]) -> str:
-    """The command line a sceptical player runs (scripts/verify_deal.py)."""
-    words = [
-        "python3",
-        "scripts/verify_deal.py",
-        "--game",
-        record["game"],
-        "--deck",
-        str(record["deck"]),
-        "--players",
-        *record["players"],
-        "--hand",
-        str(record["hand"]),
-        "--dealer",
-        str(record["dealer"]),
-        "--cut",
-        record["cut"],
-        "--previous",
-        record["previous_commitment"],
-        "--seed",
-        record["server_seed"],
-        "--commitment",
-        record["commitment"],
-    ]
-    return " ".join(shlex.quote(word) for word in words)
-
-
-def verify_answer(check: DealCheck, name_of: Any, locale: str | None) -> str:
-    def word(ok: bool) -> str:
-        return t("fair.verify.yes" if ok else "fair.verify.no", locale)
-
-    verdict = t("fair.verify.ok" if check.ok else "fair.verify.bad", locale)
-    hands = "\n".join(
-        f"{name_of(seat)}: {' '.join(cards)}" for seat, cards in enumerate(check.hands)
+async def post_commitment(
+    client: discord.Client,
+    budget: GlobalBudget,
+    locale_of_table: Callable[[Table], str | None],
+    table: Table,
+) -> int | None:
+    """fair-v2: the message created for a game's commitment (FairCuts.announce). Its id dates
+    it; every hand's beacon round is fixed relative to it. Runs in the cut's background task."""
+    seed = table.record.seed
+    if seed is None:
+        return None
+    locale = locale_of_table(table)
+    channel = client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+    await budget.take(Priority.WATCHED)
+    sent = await channel.send(
+        content=commitment_message(table.game_name, game_commitment(seed), locale),
+        allowed_mentions=discord.AllowedMentions.none(),
     )
-    return "\n".join(
-        [
-            f"**{t('fair.verify.title', locale, hand=check.hand, verdict=verdict)}**",
-            t(
-                "fair.verify.lines",
-                locale,
-                commitment=word(check.commitment_ok),
-                chain=word(check.chain_ok),
-                deal=word(check.deal_ok),
-            ),
-            t("fair.verify.hands", locale, hands=hands),
-            t("fair.verify.command", locale, command=f"```\n{verify_command(check.record)}\n```"),
-        ]
-    )[:2000]
-
-
-async def verify(interaction: discord.Interaction[Any], game_id: int | None, hand: int) -> None:
-    """`/verify`: a finished game's hand (by its number in /history), or, without a game, a
-    finished hand of this channel's table."""
-
-    locale = locale_of(interaction)
-    bot = host_of(interaction)
-    if game_id is None:
-        table = bot.table_service.in_channel(interaction.channel_id or 0)
-        if table is None or table.game is None:
-            await say(interaction, t("fair.verify.no_game", locale))
-            return
-        records = table.game.fair_records()
-        check = check_hand(records, hand)
-
-        def name_of_seat(seat: int) -> str:
-            return seat_name(table, seat, locale)
-
-        name_of: Callable[[int], str] = name_of_seat
-
-    else:
-        finished = await bot.results.finished_game(interaction.guild_id or 0, game_id)
-        if finished is None:
-            await say(interaction, t("fair.verify.no_game", locale))
-            return
-        played = replay(finished)
-        check = check_hand(played.fair_records(), hand)
-        name_of = seat_namer(finished, played, locale)
-    if check is None:
-        await say(interaction, t("fair.verify.none", locale, hand=hand))
-        return
-    await say(interaction, verify_answer(check, name_of, locale))
+    return sent.id

@@ -200,6 +200,13 @@ def is_stored_view(view: object) -> TypeGuard[discord.ui.View]:
     return isinstance(view, discord.ui.View) and view._cache_key is not None
 
 
+def has_live_modal(client: discord.Client, custom_id: str) -> bool:
+    """Whether discord.py holds a modal (sent by this process, not yet answered) under
+    `custom_id`: it dispatches a modal submit only to such a one (issue 32: a Cut modal opened
+    before a restart has none, and is answered by its custom_id instead)."""
+    return custom_id in client._connection._view_store._modals
+
+
 def template_of(item: type[discord.ui.DynamicItem[Any]]) -> re.Pattern[str]:
     """The compiled custom_id template of a DynamicItem class (discord.py's `template` is an
     instance property)."""

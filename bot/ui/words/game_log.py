@@ -17,6 +17,7 @@ from bot.tables.games import rules_for
 from bot.tables.records import bot_number
 from bot.texts import n, t
 from bot.ui.words.events import cards_line, event_sentence, team_name
+from bot.ui.words.fair_lines import reveal_line
 from bot.ui.words.names import shown_name
 from bot.ui.words.seats import game_title
 
@@ -115,17 +116,7 @@ def with_reveals(blocks: list[list[str]], played: Any, locale: str | None) -> li
     records = played.fair_records()
     if not records:
         return blocks
-    lines = [
-        t(
-            "fair.reveal",
-            locale,
-            hand=r["hand"],
-            seed=r["server_seed"],
-            cut=r["cut"],
-            short=r["commitment"][:12],
-        )
-        for r in records
-    ]
+    lines = [reveal_line(r, locale) for r in records]  # typed cut text escaped there
     if len(lines) != len(blocks):  # never expected: keep every line, at the end
         return [*blocks, lines]
     return [[*block, line] for block, line in zip(blocks, lines, strict=True)]
