@@ -234,8 +234,11 @@ class TableService:
                 seats = list(table.seats)
                 seats[position] = dataclasses.replace(player, missed=0, away=False)
             # Euchre's "Order up · alone": the bid, with the maker's going-alone answer.
-            with alone.bid_with_answer(table, seat, action) as action:
-                events = await self.apply_locked(table, seat, action, seats=seats)
+            # Its answer is stored with the bid's action, in the same transaction.
+            with alone.bid_with_answer(table, seat, action) as (action, intents):
+                events = await self.apply_locked(
+                    table, seat, action, seats=seats, alone_intents=intents
+                )
             if click is not None:
                 try:
                     await self.fair_cuts.cut_locked(table)
@@ -248,15 +251,22 @@ class TableService:
 
     async def set_alone_intent(self, table_id: int, user_id: int, on: bool) -> Table:
         """A player switches "Go alone" on or off for this hand (euchre, alone=anyone): a
-        private choice, no version, nothing shown to the others (bot/tables/alone.py). Once the
-        question has come and gone the switch does nothing."""
+        private choice, no version, nothing shown to the others (bot/tables/alone.py), stored
+        (a restart keeps it). Once the question has come and gone the switch does nothing."""
         table = self.get(table_id)
         async with table.lock:
             check_open(table)
             seat = table.seat_of(user_id)
             if seat is None or table.game is None:
                 raise NotSeated(table) if table.game is not None else NotPlaying(table)
-            alone.switch(table, seat, on)
+            try:
+                with alone.switched(table, seat, on) as intents:
+                    if intents is not None:
+                        await self.store.set_alone_intents(table.id, table.version, intents)
+            except StoreConflict:
+                # Another process moved this table on: take the stored table, answer as stale.
+                await self._reload_locked(table)
+                raise StaleVersion(table, seat) from None
         return table
 
     async def apply_locked(
@@ -266,10 +276,15 @@ class TableService:
         action: str,
         *,
         seats: list[SeatRecord | None] | None = None,
+        alone_intents: set[tuple[int, int]] | None = None,
     ) -> list[Any]:
         """Apply one action, then the going-alone answers the table gives for people at once
-        (euchre, bot/tables/alone.py), each stored as its seat's own action."""
-        events = await self._apply_one(table, seat, action, seats=seats)
+        (euchre, bot/tables/alone.py), each stored as its seat's own action. `alone_intents`:
+        the intents as they are after this action (a maker's "Order up · alone"), stored with
+        it."""
+        events = await self._apply_one(
+            table, seat, action, seats=seats, alone_intents=alone_intents
+        )
         while (due := alone.answer_due(table)) is not None:
             events += await self._apply_one(table, *due)
         return events
@@ -281,10 +296,11 @@ class TableService:
         action: str,
         *,
         seats: list[SeatRecord | None] | None = None,
+        alone_intents: set[tuple[int, int]] | None = None,
     ) -> list[Any]:
         """Apply, persist, bump the version — the caller holds the lock. `seats`: the seats as
         they are after this action (a bot played for a human, or a human is back), stored in
-        the same transaction; the next turn's deadline is too.
+        the same transaction; the next turn's deadline is too, and `alone_intents` when given.
 
         The game, the action log, the seats, the deadline and the version change together, with
         no await in between, so whatever renders the table (a hand message, the coalesced
@@ -330,6 +346,7 @@ class TableService:
                 deadline=record.turn_deadline,
                 since=record.turn_since,
                 seats=seats,
+                alone_intents=alone_intents,
             )
         except StoreConflict:
             # Another process moved this table on (or closed it): take the stored table, then

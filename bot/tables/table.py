@@ -59,8 +59,6 @@ class Table:
     notice_version: int | None = None
     result: GameResult | None = None
     bot_task: asyncio.Task[None] | None = None
-    # (hand number, seat): who goes alone when the euchre question comes (bot/tables/alone.py).
-    alone_intents: set[tuple[int, int]] = field(default_factory=set)
     # The `turn_since` whose idle ping is due (the turn timers set it when the time comes).
     # In memory only: after a restart the stored `turn_since` makes it due again, at once if
     # the time has passed.
@@ -108,6 +106,16 @@ class Table:
     def seats(self) -> list[SeatRecord | None]:
         """By lobby position."""
         return self.record.seats
+
+    @property
+    def alone_intents(self) -> set[tuple[int, int]]:
+        """(hand number, seat): who goes alone when the euchre question comes
+        (bot/tables/alone.py). Part of the record: stored, so a restart keeps them."""
+        return self.record.alone_intents
+
+    @alone_intents.setter
+    def alone_intents(self, intents: set[tuple[int, int]]) -> None:
+        self.record.alone_intents = intents
 
     @property
     def start_version(self) -> int:
