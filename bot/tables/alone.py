@@ -21,7 +21,7 @@ that the rule itself does not (the public events are the engine's: who went alon
 The intents are part of the table's record (`TableRecord.alone_intents`, issue 33), so a restart
 between a bid or a switch and the question keeps them: the maker's is stored with the bid, in the
 transaction of its action (`bid_with_answer` hands it to the append; no crash can keep one
-without the other); a switch is its own click and its own small write (`switched`). Either is
+without the other); a switch is its own click and its own small write (`switch`). Either is
 put back in memory when its write fails. Only the current hand's intents count, and a new game
 clears them (its hand numbers start again).
 """
@@ -33,7 +33,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from bot.tables.table import Table
+    from bot.tables.table import Table, TableHost
 
 GO_ALONE, STAY = "alone", "stay"
 ANSWERS = [GO_ALONE, STAY]
@@ -120,14 +120,16 @@ def bid_with_answer(table: Table, seat: int, action: str) -> Iterator[tuple[str,
         yield engine_bid, changed_since(table, before)
 
 
-@contextlib.contextmanager
-def switched(table: Table, seat: int, on: bool) -> Iterator[Intents | None]:
-    """The private "Go alone" switch: remembered while trump is being made, ignored after.
-    Yields the intents to store (None: nothing changed); put back if the block raises."""
+async def switch(host: TableHost, table: Table, seat: int, on: bool) -> None:
+    """The private "Go alone" switch (the caller holds the table's lock): remembered while
+    trump is being made, ignored after; stored on its own (no version), put back if that write
+    fails (StoreConflict: the table is not stored at its version any more)."""
     with kept_unless_stored(table) as before:
         if may_toggle(table, seat):
             set_intent(table, seat, on)
-        yield changed_since(table, before)
+        intents = changed_since(table, before)
+        if intents is not None:
+            await host.store.set_alone_intents(table.id, table.version, intents)
 
 
 @contextlib.contextmanager

@@ -233,12 +233,9 @@ class TableService:
             if player is not None and player.covered:  # playing again: back at the seat
                 seats = list(table.seats)
                 seats[position] = dataclasses.replace(player, missed=0, away=False)
-            # Euchre's "Order up · alone": the bid, with the maker's going-alone answer.
-            # Its answer is stored with the bid's action, in the same transaction.
+            # Euchre's "Order up · alone": the bid, with the maker's answer stored with it.
             with alone.bid_with_answer(table, seat, action) as (action, intents):
-                events = await self.apply_locked(
-                    table, seat, action, seats=seats, alone_intents=intents
-                )
+                events = await self.apply_locked(table, seat, action, seats=seats, intents=intents)
             if click is not None:
                 try:
                     await self.fair_cuts.cut_locked(table)
@@ -250,9 +247,8 @@ class TableService:
         return ActResult(table, seat, action, events, new_version)
 
     async def set_alone_intent(self, table_id: int, user_id: int, on: bool) -> Table:
-        """A player switches "Go alone" on or off for this hand (euchre, alone=anyone): a
-        private choice, no version, nothing shown to the others (bot/tables/alone.py), stored
-        (a restart keeps it). Once the question has come and gone the switch does nothing."""
+        """A player switches "Go alone" on or off for this hand (euchre, alone=anyone): private,
+        stored, no version (bot/tables/alone.py). After the question it does nothing."""
         table = self.get(table_id)
         async with table.lock:
             check_open(table)
@@ -260,11 +256,8 @@ class TableService:
             if seat is None or table.game is None:
                 raise NotSeated(table) if table.game is not None else NotPlaying(table)
             try:
-                with alone.switched(table, seat, on) as intents:
-                    if intents is not None:
-                        await self.store.set_alone_intents(table.id, table.version, intents)
-            except StoreConflict:
-                # Another process moved this table on: take the stored table, answer as stale.
+                await alone.switch(self, table, seat, on)
+            except StoreConflict:  # another process moved it on: reload, answer as stale
                 await self._reload_locked(table)
                 raise StaleVersion(table, seat) from None
         return table
@@ -276,15 +269,11 @@ class TableService:
         action: str,
         *,
         seats: list[SeatRecord | None] | None = None,
-        alone_intents: set[tuple[int, int]] | None = None,
+        intents: alone.Intents | None = None,
     ) -> list[Any]:
-        """Apply one action, then the going-alone answers the table gives for people at once
-        (euchre, bot/tables/alone.py), each stored as its seat's own action. `alone_intents`:
-        the intents as they are after this action (a maker's "Order up · alone"), stored with
-        it."""
-        events = await self._apply_one(
-            table, seat, action, seats=seats, alone_intents=alone_intents
-        )
+        """Apply one action (and its `intents`), then the going-alone answers the table gives
+        for people at once (euchre, bot/tables/alone.py), each stored as its seat's own action."""
+        events = await self._apply_one(table, seat, action, seats=seats, intents=intents)
         while (due := alone.answer_due(table)) is not None:
             events += await self._apply_one(table, *due)
         return events
@@ -296,11 +285,11 @@ class TableService:
         action: str,
         *,
         seats: list[SeatRecord | None] | None = None,
-        alone_intents: set[tuple[int, int]] | None = None,
+        intents: alone.Intents | None = None,
     ) -> list[Any]:
         """Apply, persist, bump the version — the caller holds the lock. `seats`: the seats as
         they are after this action (a bot played for a human, or a human is back), stored in
-        the same transaction; the next turn's deadline is too, and `alone_intents` when given.
+        the same transaction; the next turn's deadline is too, and `intents` when given.
 
         The game, the action log, the seats, the deadline and the version change together, with
         no await in between, so whatever renders the table (a hand message, the coalesced
@@ -346,7 +335,7 @@ class TableService:
                 deadline=record.turn_deadline,
                 since=record.turn_since,
                 seats=seats,
-                alone_intents=alone_intents,
+                alone_intents=intents,
             )
         except StoreConflict:
             # Another process moved this table on (or closed it): take the stored table, then

@@ -131,9 +131,10 @@ async def test_E14_order_up_alone_survives_a_restart_before_the_question(
         assert game is not None and table.options.get("alone", "anyone") == "anyone"
         assert game.phase == "bidding1"  # the default deck has no joker to name a suit for
         maker, dealer = game.to_act[0], game.dealer
-        hand = await click_action(driver, driver.person_at(maker), "order:alone")
+        person = driver.person_at(maker)
+        hand = await click_action(driver, person, "order:alone")
         assert game.phase == "discard" and table.record.actions[-1] == (maker, "order")
-        said = t("hand.alone_intent.on", driver.locale)
+        said = t("hand.alone_intent.on", person.locale)  # a hand speaks its player's language
         assert said in (hand.content or "")
         await driver.settle()
         saved = (table.version, game.to_json())
