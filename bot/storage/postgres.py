@@ -22,7 +22,7 @@ import functools
 import logging
 import re
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Collection, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -62,15 +62,19 @@ from bot.storage.table_store import (
     ONE_OPEN_TABLE_INDEX,
     TABLE_COLUMNS,
     UPDATE_AFTER_APPEND,
+    UPDATE_ALONE,
     UPDATE_LOBBY,
     UPDATE_MESSAGE,
     UPDATE_PING,
     UPDATE_START,
     UPDATE_TURN,
     action_rows,
+    after_append_row,
     assemble,
+    check_alone_update,
     check_append,
     check_result,
+    encode_intents,
     lobby_row,
     seat_rows,
     shard_params,
@@ -323,6 +327,16 @@ class PgTableStore:
     async def set_ping(self, table_id: int, message_id: int | None) -> None:
         await self._update(UPDATE_PING, (message_id, table_id), table_id)
 
+    async def set_alone_intents(
+        self, table_id: int, version: int, intents: Collection[tuple[int, int]]
+    ) -> None:
+        async with self._db.transaction() as conn:
+            status = await conn.execute(
+                pg_sql(UPDATE_ALONE), encode_intents(intents), table_id, version
+            )
+            # asyncpg returns the command tag: "UPDATE 1".
+            check_alone_update(table_id, version, int(status.rsplit(" ", 1)[-1]))
+
     async def start_game(self, table: TableRecord) -> None:
         async with self._db.transaction() as conn:
             try:
@@ -346,13 +360,16 @@ class PgTableStore:
         deadline: float | None = None,
         since: float | None = None,
         seats: list[SeatRecord | None] | None = None,
+        alone_intents: Collection[tuple[int, int]] | None = None,
     ) -> None:
         """Raises StaleAppend (nothing written) unless `version` is the stored version + 1,
         TableNotFound, or TableNotPlaying when the table is in its lobby or finished. A
         cancelled caller does not abandon the transaction halfway: it completes."""
         check_result(table_id, result)
         await completed_even_if_cancelled(
-            self._append(table_id, seat, action, version, result, deadline, since, seats)
+            self._append(
+                table_id, seat, action, version, result, deadline, since, seats, alone_intents
+            )
         )
 
     async def _append(
@@ -365,15 +382,14 @@ class PgTableStore:
         deadline: float | None,
         since: float | None,
         seats: list[SeatRecord | None] | None,
+        alone_intents: Collection[tuple[int, int]] | None,
     ) -> None:
+        after = after_append_row(table_id, version, result, deadline, since, alone_intents)
         async with self._db.transaction() as conn:
             row = await conn.fetchrow(pg_sql(APPEND_CHECK + " FOR UPDATE"), table_id, table_id)
             next_seq = check_append(table_id, row, version)
             await conn.execute(pg_sql(INSERT_ACTION), table_id, next_seq, seat, action)
-            status = "finished" if result is not None else "playing"
-            await conn.execute(
-                pg_sql(UPDATE_AFTER_APPEND), version, status, deadline, since, table_id
-            )
+            await conn.execute(pg_sql(UPDATE_AFTER_APPEND), *after)
             if seats is not None:
                 await _write_seats(conn, table_id, seats)
             if result is not None:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
 from bot.storage.database import (
@@ -38,6 +38,7 @@ from bot.tables.records import (
     GameResult,
     SeatRecord,
     StaleAppend,
+    StoreConflict,
     TableNotFound,
     TableNotPlaying,
     TableRecord,
@@ -47,7 +48,7 @@ from bot.tables.records import (
 TABLE_COLUMNS = (
     "id, guild_id, channel_id, message_id, host_id, game, options, status, seed, first_dealer,"
     " version, created_at, started_at, settings, turn_deadline, turn_warned, ping_message_id,"
-    " ready, turn_since"
+    " ready, turn_since, alone_intents"
 )
 _TABLE_COLUMNS = TABLE_COLUMNS
 # The unique index of migration 004: one open (lobby or playing) table per channel.
@@ -68,8 +69,10 @@ UPDATE_PING = "UPDATE tables SET ping_message_id = ? WHERE id = ?"
 UPDATE_START = (
     "UPDATE tables SET options = ?, seed = ?, first_dealer = ?, status = ?,"
     " version = ?, started_at = ?, turn_deadline = ?, turn_warned = 0, ready = ?,"
-    " turn_since = ? WHERE id = ?"
+    " turn_since = ?, alone_intents = ? WHERE id = ?"
 )
+# A private switch: no new version, but only onto the table as the caller holds it.
+UPDATE_ALONE = "UPDATE tables SET alone_intents = ? WHERE id = ? AND version = ?"
 DELETE_ACTIONS = "DELETE FROM table_actions WHERE table_id = ?"
 DELETE_SEATS = "DELETE FROM table_seats WHERE table_id = ?"
 INSERT_SEAT = (
@@ -82,9 +85,10 @@ APPEND_CHECK = (
     " (SELECT coalesce(max(seq) + 1, 0) FROM table_actions WHERE table_id = ?)"
     " FROM tables WHERE id = ?"
 )
+# The going-alone intents: NULL keeps them (most actions do not change them).
 UPDATE_AFTER_APPEND = (
     "UPDATE tables SET version = ?, status = ?, turn_deadline = ?, turn_warned = 0,"
-    " turn_since = ? WHERE id = ?"
+    " turn_since = ?, alone_intents = coalesce(?, alone_intents) WHERE id = ?"
 )
 DELETE_TABLE = "DELETE FROM tables WHERE id = ?"
 # The shard filter of load_active: discord's routing of a guild to a shard.
@@ -135,8 +139,29 @@ def start_row(table: TableRecord) -> tuple[Any, ...]:
         table.turn_deadline,
         json.dumps(table.ready),
         table.turn_since,
+        encode_intents(table.alone_intents),
         table.id,
     )
+
+
+def after_append_row(
+    table_id: int,
+    version: int,
+    result: GameResult | None,
+    deadline: float | None,
+    since: float | None,
+    alone_intents: Collection[tuple[int, int]] | None,
+) -> tuple[Any, ...]:
+    """The parameters of UPDATE_AFTER_APPEND (both back-ends)."""
+    status = "finished" if result is not None else "playing"
+    intents = None if alone_intents is None else encode_intents(alone_intents)
+    return (version, status, deadline, since, intents, table_id)
+
+
+def check_alone_update(table_id: int, version: int, changed: int) -> None:
+    """UPDATE_ALONE changed no row: the table is gone or not at the caller's version."""
+    if changed == 0:
+        raise StoreConflict(f"table {table_id} is not stored at version {version}")
 
 
 def seat_rows(table_id: int, seats: Sequence[SeatRecord | None]) -> list[tuple[Any, ...]]:
@@ -250,13 +275,15 @@ def _append_unit(
     deadline: float | None,
     since: float | None,
     seats: list[SeatRecord | None] | None,
+    alone_intents: Collection[tuple[int, int]] | None,
 ) -> WriteUnit:
+    after = after_append_row(table_id, version, result, deadline, since, alone_intents)
+
     def unit(conn: sqlite3.Connection) -> None:
         row = conn.execute(APPEND_CHECK, (table_id, table_id)).fetchone()
         next_seq = check_append(table_id, row, version)
         conn.execute(INSERT_ACTION, (table_id, next_seq, seat, action))
-        status = "finished" if result is not None else "playing"
-        conn.execute(UPDATE_AFTER_APPEND, (version, status, deadline, since, table_id))
+        conn.execute(UPDATE_AFTER_APPEND, after)
         if seats is not None:
             _write_seats(conn, table_id, seats)
         if result is not None:
@@ -290,6 +317,16 @@ class SqliteTableStore:
     async def set_ping(self, table_id: int, message_id: int | None) -> None:
         await self._db.run_write(_update(UPDATE_PING, (message_id, table_id), table_id))
 
+    async def set_alone_intents(
+        self, table_id: int, version: int, intents: Collection[tuple[int, int]]
+    ) -> None:
+        params = (encode_intents(intents), table_id, version)
+
+        def unit(conn: sqlite3.Connection) -> None:
+            check_alone_update(table_id, version, conn.execute(UPDATE_ALONE, params).rowcount)
+
+        await self._db.run_write(unit)
+
     async def start_game(self, table: TableRecord) -> None:
         """Also stores the options (harmless, and the game must replay with exactly these)."""
         await self._db.run_write(lambda conn: _start(conn, table))
@@ -305,6 +342,7 @@ class SqliteTableStore:
         deadline: float | None = None,
         since: float | None = None,
         seats: list[SeatRecord | None] | None = None,
+        alone_intents: Collection[tuple[int, int]] | None = None,
     ) -> None:
         """Raises StaleAppend (nothing written) unless `version` is the stored version + 1,
         TableNotFound, or TableNotPlaying when the table is in its lobby or finished.
@@ -315,7 +353,9 @@ class SqliteTableStore:
         grouped with the appends queued meanwhile (or alone on the writer's thread), a write
         that a cancelled caller does not abandon halfway: it completes."""
         check_result(table_id, result)
-        unit = _append_unit(table_id, seat, action, version, result, deadline, since, seats)
+        unit = _append_unit(
+            table_id, seat, action, version, result, deadline, since, seats, alone_intents
+        )
         done, _ = self._db.write_at_once(unit)
         if done:
             # A caller appending in a loop must still let the loop turn (checkpoints, others).
@@ -424,6 +464,15 @@ def encode_seed(seed: int | None) -> str | None:
     return None if seed is None else str(int(seed))
 
 
+def encode_intents(intents: Collection[tuple[int, int]]) -> str:
+    """The going-alone intents as stored: a JSON list of [hand number, game seat], sorted."""
+    return json.dumps(sorted([int(hand), int(seat)] for hand, seat in intents))
+
+
+def decode_intents(text: str) -> set[tuple[int, int]]:
+    return {(int(hand), int(seat)) for hand, seat in json.loads(text)}
+
+
 def decode_table(row: Any) -> TableRecord:
     return TableRecord(
         id=row["id"],
@@ -447,6 +496,7 @@ def decode_table(row: Any) -> TableRecord:
         ping_message_id=row["ping_message_id"],
         ready=json.loads(row["ready"]),
         turn_since=row["turn_since"],
+        alone_intents=decode_intents(row["alone_intents"]),
     )
 
 

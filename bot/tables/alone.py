@@ -18,8 +18,12 @@ and nobody clicks; bots answer as before. The toggle is private and every person
 the same way at the same moment, so the order of the answers tells nothing of anyone's cards
 that the rule itself does not (the public events are the engine's: who went alone).
 
-What a player switched on lives in memory: a restart in the middle of a bid forgets it (the
-player then stays, as one who never switched it on).
+The intents are part of the table's record (`TableRecord.alone_intents`, issue 33), so a restart
+between a bid or a switch and the question keeps them: the maker's is stored with the bid, in the
+transaction of its action (`bid_with_answer` hands it to the append; no crash can keep one
+without the other); a switch is its own click and its own small write (`switch`). Either is
+put back in memory when its write fails. Only the current hand's intents count, and a new game
+clears them (its hand numbers start again).
 """
 
 from __future__ import annotations
@@ -29,13 +33,15 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from bot.tables.table import Table
+    from bot.tables.table import Table, TableHost
 
 GO_ALONE, STAY = "alone", "stay"
 ANSWERS = [GO_ALONE, STAY]
 # The phases of a hand in which trump is not yet made (or the dealer still discards): the
 # toggle is offered there.
 BEFORE_THE_QUESTION = frozenset({"bidding1", "bidding2", "name_suit", "discard"})
+# (hand number, game seat) of each person who goes alone when asked (TableRecord.alone_intents).
+Intents = set[tuple[int, int]]
 
 
 def asks_anyone(table: Table) -> bool:
@@ -103,25 +109,48 @@ def set_intent(table: Table, seat: int, alone: bool) -> None:
 
 
 @contextlib.contextmanager
-def bid_with_answer(table: Table, seat: int, action: str) -> Iterator[str]:
-    """The engine's bid for a clicked one ("order:alone" -> "order"), the maker's going-alone
-    answer remembered with it while it is applied, and forgotten again if the bid is refused."""
+def bid_with_answer(table: Table, seat: int, action: str) -> Iterator[tuple[str, Intents | None]]:
+    """The engine's bid for a clicked one ("order:alone" -> "order") and the intents to store
+    with its action (None: unchanged). The maker's going-alone answer is remembered while the
+    bid is applied, and forgotten again if the bid is refused or its write fails."""
     engine_bid, maker_alone = bid_of(table, action)
-    before = intends(table, seat)
-    if maker_alone is not None:
-        set_intent(table, seat, maker_alone)
-    try:
-        yield engine_bid
-    except BaseException:
+    with kept_unless_stored(table) as before:
         if maker_alone is not None:
-            set_intent(table, seat, before)
+            set_intent(table, seat, maker_alone)
+        yield engine_bid, changed_since(table, before)
+
+
+async def switch(host: TableHost, table: Table, seat: int, on: bool) -> None:
+    """The private "Go alone" switch (the caller holds the table's lock): remembered while
+    trump is being made, ignored after; stored on its own (no version), put back if that write
+    fails (StoreConflict: the table is not stored at its version any more)."""
+    with kept_unless_stored(table) as before:
+        if may_toggle(table, seat):
+            set_intent(table, seat, on)
+        intents = changed_since(table, before)
+        if intents is not None:
+            await host.store.set_alone_intents(table.id, table.version, intents)
+
+
+@contextlib.contextmanager
+def kept_unless_stored(table: Table) -> Iterator[Intents]:
+    """The table's intents as they were, put back if the block raises before they are stored.
+    Not once the bid's action is stored (its version stands: a later answer's write failed),
+    nor when the table was reloaded meanwhile (another process moved it on): the store's are
+    right then."""
+    record = table.record
+    before, version = set(record.alone_intents), record.version
+    try:
+        yield before
+    except BaseException:
+        if table.record is record and record.version == version:
+            record.alone_intents = before
         raise
 
 
-def switch(table: Table, seat: int, on: bool) -> None:
-    """The private "Go alone" switch: remembered while trump is being made, ignored after."""
-    if may_toggle(table, seat):
-        set_intent(table, seat, on)
+def changed_since(table: Table, before: Intents) -> Intents | None:
+    now = table.alone_intents
+    return None if now == before else set(now)
 
 
 def intends(table: Table, seat: int) -> bool:

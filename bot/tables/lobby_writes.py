@@ -119,6 +119,7 @@ async def start_game(
             record.seats = new_seats
             record.options = options
             record.ready = []
+            record.alone_intents = set()  # the last game's hand numbers come again
             record.turn_warned = False
             record.status = "playing"
             record.seed = seed
@@ -149,6 +150,7 @@ GAME_FIELDS = (
     "version",
     "seats",
     "ready",
+    "alone_intents",
     "turn_deadline",
     "turn_warned",
     "turn_since",

@@ -9,7 +9,7 @@ The service depends on `TableStore` only; `bot.storage.SqliteTableStore` and
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -127,6 +127,9 @@ class TableRecord:
     turn_since: float | None = None
     ping_message_id: int | None = None  # the table's one turn ping in its channel
     ready: list[int] = field(default_factory=list)  # who clicked "Play again" (finished table)
+    # (hand number, game seat): who goes alone when euchre's question comes (bot/tables/alone.py).
+    # Stored: the maker's with the bid, a private switch on its own; cleared by a new game.
+    alone_intents: set[tuple[int, int]] = field(default_factory=set)
 
 
 @dataclass(frozen=True)
@@ -176,6 +179,13 @@ class TableStore(Protocol):
     async def set_turn(self, table_id: int, deadline: float | None, warned: bool) -> None:
         """Store the turn timer alone (the half-time warning went out)."""
 
+    async def set_alone_intents(
+        self, table_id: int, version: int, intents: Collection[tuple[int, int]]
+    ) -> None:
+        """Store the going-alone intents alone (a private switch: no new version). Raises
+        StoreConflict (nothing written) unless the table is stored at `version`: another
+        process moved it on or closed it."""
+
     async def set_ping(self, table_id: int, message_id: int | None) -> None:
         """Remember the table's turn ping message."""
 
@@ -184,7 +194,7 @@ class TableStore(Protocol):
 
     async def start_game(self, table: TableRecord) -> None:
         """A game begins: store seed, first dealer, seats, status, version and started_at,
-        and clear the action log (play again reuses the table)."""
+        and clear the action log and the going-alone intents (play again reuses the table)."""
 
     async def append_action(
         self,
@@ -197,12 +207,14 @@ class TableStore(Protocol):
         deadline: float | None = None,
         since: float | None = None,
         seats: list[SeatRecord | None] | None = None,
+        alone_intents: Collection[tuple[int, int]] | None = None,
     ) -> None:
         """Append one action and set the table's version, turn deadline and turn start
         (`since`; the warning is reset), with `seats` when they changed (a bot played for a
-        human, a human is back), in ONE transaction. With `result` (the action finished the
-        game) the same transaction records the finished game, its players, their statistics
-        and ratings, and marks the table finished.
+        human, a human is back) and `alone_intents` when they changed (a euchre maker's
+        "Order up · alone": the answer is kept with the bid), in ONE transaction. With
+        `result` (the action finished the game) the same transaction records the finished
+        game, its players, their statistics and ratings, and marks the table finished.
 
         Raises StaleAppend (nothing written) unless `version` is the stored version + 1,
         TableNotFound, or TableNotPlaying when the table is in its lobby or finished. Once

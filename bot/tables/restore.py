@@ -81,3 +81,14 @@ async def stored_table_in(service: TableHost, guild_id: int, channel_id: int) ->
             service.changed(table, CHANGE_RESTORED)
             return table
     return None
+
+
+async def stored_again(service: TableHost, table: Table) -> Table | None:
+    """The table as the store holds it now (another process wrote it), rebuilt; None when it
+    is gone from the store or cannot be rebuilt."""
+    record = await service.store.get_table(table.id)
+    try:
+        return None if record is None else rebuilt(record, service.now())
+    except Exception:
+        log.exception("table %s could not be rebuilt; closed here", table.id)
+        return None

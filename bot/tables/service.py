@@ -50,7 +50,6 @@ from bot.tables.table import (
     ActResult,
     Listener,
     Table,
-    rebuilt,
 )
 from bot.tables.turn_timers import TurnTimers
 
@@ -237,9 +236,9 @@ class TableService:
             if player is not None and player.covered:  # playing again: back at the seat
                 seats = list(table.seats)
                 seats[position] = dataclasses.replace(player, missed=0, away=False)
-            # Euchre's "Order up · alone": the bid, with the maker's going-alone answer.
-            with alone.bid_with_answer(table, seat, action) as action:
-                events = await self.apply_locked(table, seat, action, seats=seats)
+            # Euchre's "Order up · alone": the bid, with the maker's answer stored with it.
+            with alone.bid_with_answer(table, seat, action) as (action, intents):
+                events = await self.apply_locked(table, seat, action, seats=seats, intents=intents)
             if click is not None:
                 try:
                     await self.fair_cuts.cut_locked(table)
@@ -251,16 +250,19 @@ class TableService:
         return ActResult(table, seat, action, events, new_version)
 
     async def set_alone_intent(self, table_id: int, user_id: int, on: bool) -> Table:
-        """A player switches "Go alone" on or off for this hand (euchre, alone=anyone): a
-        private choice, no version, nothing shown to the others (bot/tables/alone.py). Once the
-        question has come and gone the switch does nothing."""
+        """A player switches "Go alone" on or off for this hand (euchre, alone=anyone): private,
+        stored, no version (bot/tables/alone.py). After the question it does nothing."""
         table = self.get(table_id)
         async with table.lock:
             check_open(table)
             seat = table.seat_of(user_id)
             if seat is None or table.game is None:
                 raise NotSeated(table) if table.game is not None else NotPlaying(table)
-            alone.switch(table, seat, on)
+            try:
+                await alone.switch(self, table, seat, on)
+            except StoreConflict:  # another process moved it on: reload, answer as stale
+                await self._reload_locked(table)
+                raise StaleVersion(table, seat) from None
         return table
 
     async def apply_locked(
@@ -270,10 +272,11 @@ class TableService:
         action: str,
         *,
         seats: list[SeatRecord | None] | None = None,
+        intents: alone.Intents | None = None,
     ) -> list[Any]:
-        """Apply one action, then the going-alone answers the table gives for people at once
-        (euchre, bot/tables/alone.py), each stored as its seat's own action."""
-        events = await self._apply_one(table, seat, action, seats=seats)
+        """Apply one action (and its `intents`), then the going-alone answers the table gives
+        for people at once (euchre, bot/tables/alone.py), each stored as its seat's own action."""
+        events = await self._apply_one(table, seat, action, seats=seats, intents=intents)
         while (due := alone.answer_due(table)) is not None:
             events += await self._apply_one(table, *due)
         return events
@@ -285,10 +288,11 @@ class TableService:
         action: str,
         *,
         seats: list[SeatRecord | None] | None = None,
+        intents: alone.Intents | None = None,
     ) -> list[Any]:
         """Apply, persist, bump the version — the caller holds the lock. `seats`: the seats as
         they are after this action (a bot played for a human, or a human is back), stored in
-        the same transaction; the next turn's deadline is too.
+        the same transaction; the next turn's deadline is too, and `intents` when given.
 
         The game, the action log, the seats, the deadline and the version change together, with
         no await in between, so whatever renders the table (a hand message, the coalesced
@@ -334,6 +338,7 @@ class TableService:
                 deadline=record.turn_deadline,
                 since=record.turn_since,
                 seats=seats,
+                alone_intents=intents,
             )
         except StoreConflict:
             # Another process moved this table on (or closed it): take the stored table, then
@@ -371,23 +376,14 @@ class TableService:
         """Replace the table in memory by the stored one (the caller holds its lock): another
         process wrote it. Gone from the store: the table is closed here too. Listeners hear of
         it once the lock is released."""
-        record = await self.store.get_table(table.id)
+        fresh = await restore.stored_again(self, table)
         log.info("table %s was changed by another process: reloaded from storage", table.id)
         loop = asyncio.get_running_loop()
-        try:
-            fresh = None if record is None else rebuilt(record, self.now())
-        except Exception:
-            log.exception("table %s could not be rebuilt; closed here", table.id)
-            fresh = None
         if fresh is None:
             self._forget(table)
             loop.call_soon(self.changed, table, CHANGE_CLOSED)
             raise NoSuchTable(table)
-        table.record = fresh.record
-        table.game = fresh.game
-        table.seat_of_position = fresh.seat_of_position
-        table.result = fresh.result
-        table.notice = None
+        table.take_state_of(fresh)
         loop.call_soon(self.changed, table, CHANGE_ACTION)
 
     async def stored_table_in(self, guild_id: int, channel_id: int) -> Table | None:

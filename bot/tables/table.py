@@ -59,8 +59,6 @@ class Table:
     notice_version: int | None = None
     result: GameResult | None = None
     bot_task: asyncio.Task[None] | None = None
-    # (hand number, seat): who goes alone when the euchre question comes (bot/tables/alone.py).
-    alone_intents: set[tuple[int, int]] = field(default_factory=set)
     # The `turn_since` whose idle ping is due (the turn timers set it when the time comes).
     # In memory only: after a restart the stored `turn_since` makes it due again, at once if
     # the time has passed.
@@ -110,11 +108,30 @@ class Table:
         return self.record.seats
 
     @property
+    def alone_intents(self) -> set[tuple[int, int]]:
+        """(hand number, seat): who goes alone when the euchre question comes
+        (bot/tables/alone.py). Part of the record: stored, so a restart keeps them."""
+        return self.record.alone_intents
+
+    @alone_intents.setter
+    def alone_intents(self, intents: set[tuple[int, int]]) -> None:
+        self.record.alone_intents = intents
+
+    @property
     def start_version(self) -> int:
         """The version at which the current game began: action i brings it to start + i + 1."""
         return self.record.version - len(self.record.actions)
 
     # --- who sits where ------------------------------------------------------------------------
+
+    def take_state_of(self, fresh: Table) -> None:
+        """Become `fresh` (the same table rebuilt from the store), keeping this object, its
+        lock and its tasks."""
+        self.record = fresh.record
+        self.game = fresh.game
+        self.seat_of_position = fresh.seat_of_position
+        self.result = fresh.result
+        self.notice = None
 
     def position_of(self, user_id: int) -> int | None:
         for position, seat in enumerate(self.record.seats):

@@ -7,7 +7,9 @@ import dataclasses
 import random
 
 from bot.settings import Settings
-from emulator import Emulator, run_bot
+from bot.texts import t
+from bot.ui.kit.custom_ids import parse_game_action
+from emulator import Emulator, Message, SimulatedUser, run_bot
 from tests.support.play_driver import (
     HAND_BUTTON,
     GameStates,
@@ -95,4 +97,60 @@ async def test_bot_seats_resume_after_a_restart(
         assert driver.table.version > stuck_at  # the bots moved on their own
         await driver.play_to_end(rng)
         await driver.check_result_recorded()
+        driver.assert_no_failures()
+
+
+async def click_action(driver: TableDriver, person: SimulatedUser, action: str) -> Message:
+    """The person's hand, and a click on its button for `action`; the hand as updated."""
+    hand = await person.click(driver.message, HAND_BUTTON)
+    button = next(
+        b.custom_id
+        for b in hand.buttons
+        if b.custom_id
+        and not b.disabled
+        and (parsed := parse_game_action(b.custom_id)) is not None
+        and parsed.action == action
+    )
+    return await driver.click_and_see_update(person, hand, button)
+
+
+async def test_E14_order_up_alone_survives_a_restart_before_the_question(
+    emulator: Emulator, world: World, bot_settings: Settings
+) -> None:
+    """Issue 33: the maker at the dealer's left clicks "Order up · alone" (E14, alone=anyone);
+    the bot restarts while the dealer still has to discard (E15: the discard, then the
+    question). The maker's hand says the same after the restart, and the maker goes alone."""
+    async with run_bot(emulator, bot_settings) as bot:
+        scale_rate_limits(emulator, bot, per=1.0)
+        driver = TableDriver(emulator, bot, world.table, world.players)
+        lobby = await driver.open(world.alice, "euchre new", target=5)
+        await driver.sit(lobby, world.players[1:], 0, world.alice)
+        await driver.start(lobby, world.alice)
+        table = driver.table
+        game = table.game
+        assert game is not None and table.options.get("alone", "anyone") == "anyone"
+        assert game.phase == "bidding1"  # the default deck has no joker to name a suit for
+        maker, dealer = game.to_act[0], game.dealer
+        person = driver.person_at(maker)
+        hand = await click_action(driver, person, "order:alone")
+        assert game.phase == "discard" and table.record.actions[-1] == (maker, "order")
+        said = t("hand.alone_intent.on", person.locale)  # a hand speaks its player's language
+        assert said in (hand.content or "")
+        await driver.settle()
+        saved = (table.version, game.to_json())
+
+    async with run_bot(emulator, bot_settings) as bot:
+        scale_rate_limits(emulator, bot, per=1.0)
+        driver = TableDriver(emulator, bot, world.table, world.players)
+        table = driver.table
+        game = table.game
+        assert game is not None and (table.version, game.to_json()) == saved
+        await driver.message.wait_until(lambda m: "restored" in m.content, timeout=10)
+        again = await driver.person_at(maker).click(driver.message, HAND_BUTTON)
+        assert said in (again.content or "")  # the maker sees what they saw before
+        await click_action(driver, driver.person_at(dealer), game.legal_actions(dealer)[0])
+        assert game.phase == "play"
+        assert game.view(None)["alone"] == [maker]
+        assert (maker, "alone") in table.record.actions
+        await driver.settle()
         driver.assert_no_failures()

@@ -64,7 +64,7 @@ def test_both_back_ends_have_the_same_migration_numbers() -> None:
     sqlite = [(m.version, m.name) for m in load_migrations(MIGRATIONS_DIR)]
     postgres = [(m.version, m.name) for m in load_migrations(PG_MIGRATIONS_DIR)]
     assert sqlite == postgres
-    assert sqlite[-1] == (11, "exactly_once_posts")
+    assert sqlite[-1] == (12, "alone_intents")
 
 
 def test_placeholders_become_numbered() -> None:

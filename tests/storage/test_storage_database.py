@@ -69,6 +69,7 @@ async def test_migrations_build_the_schema_from_an_empty_file(tmp_path: Path) ->
             (9, "seasons"),
             (10, "tournaments"),
             (11, "exactly_once_posts"),
+            (12, "alone_intents"),
         ]
         assert await db.migrate() == []  # nothing left to apply
     finally:

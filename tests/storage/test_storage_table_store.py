@@ -28,7 +28,14 @@ from bot.storage.backend import Storage
 from bot.storage.postgres import PgDatabase, record_game_pg
 from bot.storage.ratings import DEFAULT_MU, DEFAULT_SIGMA
 from bot.storage.recording import record_game
-from bot.tables.records import GameResult, PlayerResult, SeatRecord, TableRecord, TableStore
+from bot.tables.records import (
+    GameResult,
+    PlayerResult,
+    SeatRecord,
+    StoreConflict,
+    TableRecord,
+    TableStore,
+)
 from tests.support.storage import count_rows, fetch_rows, reopen
 from tests.support.stored_games import (
     EMPTY,
@@ -125,6 +132,44 @@ async def test_start_game_clears_the_previous_games_log(storage: Storage) -> Non
     assert again.actions == [] and again.status == "playing"
     assert again.version == table.version == 5
     assert again.started_at == 6000.0
+
+
+async def test_going_alone_intents_are_stored_with_the_bid_and_by_the_switch(
+    storage: Storage,
+) -> None:
+    """Issue 33 (E14, alone=anyone): the going-alone intents come back with the table. A maker's
+    is written by the bid's own append (one transaction); a private switch by its own write,
+    only onto the version the caller holds; an append without them keeps them; a new game
+    clears them."""
+    store = storage.tables
+    table = await start(store, lobby(seats=(1, 2, 3, 4)), started_at=100.0)
+    # A switch in hand 1: no new version.
+    await store.set_alone_intents(table.id, table.version, {(1, 3)})
+    table.alone_intents = {(1, 3)}
+    assert await store.get_table(table.id) == table
+    # "Order up · alone" by seat 0: the bid and the answer in one append.
+    await store.append_action(
+        table.id, 0, "order", table.version + 1, alone_intents={(1, 0), (1, 3)}
+    )
+    table.version += 1
+    table.actions.append((0, "order"))
+    table.alone_intents = {(1, 0), (1, 3)}
+    assert await loaded(store) == {table.id: table}
+    await act(store, table, 2, "discard:9H")  # an append without intents keeps them
+    assert await store.get_table(table.id) == table
+    # A stale append writes no intents either; a switch onto another version writes nothing.
+    with pytest.raises(StaleAppend):
+        await store.append_action(table.id, 1, "pass", table.version, alone_intents=set())
+    for version in (table.version - 1, table.version + 1):
+        with pytest.raises(StoreConflict):
+            await store.set_alone_intents(table.id, version, set())
+    with pytest.raises(StoreConflict):
+        await store.set_alone_intents(4242, 1, set())
+    assert await store.get_table(table.id) == table
+    # Play again: the new game's hands are numbered from 1 again; nobody goes alone yet.
+    table.alone_intents = set()
+    await start(store, table, started_at=200.0)
+    assert await store.get_table(table.id) == table
 
 
 async def test_delete_forgets_the_table_keeps_its_games_and_never_reuses_its_id(

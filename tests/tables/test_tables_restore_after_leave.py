@@ -102,7 +102,9 @@ class Threads:
         self.next_thread = 9000
         self.tables = tables
 
-    async def show_table(self, table: Table) -> None:
+    async def show_table(
+        self, record: object, state: object, rnd: int, number: int, table: Table
+    ) -> None:
         await self.tables.set_message(table.id, table.channel_id + 1)  # the table message
 
     async def post_standings(self, record: object, state: object, rnd: int) -> None:
