@@ -42,7 +42,7 @@ Step = tuple[int, int, Hashable, Callable[[Image.Image, ImageDraw.ImageDraw], No
 def _frozen(value: Any) -> Hashable:
     if isinstance(value, list | tuple):
         return tuple(_frozen(part) for part in value)
-    return value
+    return value  # type: ignore[no-any-return]
 
 
 def _rows(xy: Any, pad: float) -> tuple[int, int]:
