@@ -75,9 +75,10 @@ def reference_loops_per_second(seconds: float = 0.3) -> float:
 
 
 def truco_hands(first_seed: int = 0) -> Iterator[int]:
-    """Random truco games forever, one game at a time: yields each game's hands."""
-    chooser = random.Random(2024)
-    rand = itertools.cycle([chooser.getrandbits(30) for _ in range(1 << 16)]).__next__
+    """Random truco games forever, one game at a time: yields each game's hands. The driver
+    is bench_euchre.py's (random.Random.randrange at every decision), the same as OpenSpiel's
+    side, so the ratio compares the engines."""
+    rng = random.Random(1)
     options = Options()
     seed = first_seed
     while True:
@@ -86,7 +87,7 @@ def truco_hands(first_seed: int = 0) -> Iterator[int]:
         while not game.is_over:
             seat = game.to_act[0]
             choices = game.legal_actions(seat)
-            game.apply(seat, choices[rand() % len(choices)])
+            game.apply(seat, choices[rng.randrange(len(choices))])
         yield game.hand_number + 1
 
 

@@ -64,6 +64,17 @@ class _Recorder:
         self._sketch = sketch
         self._measure = ImageDraw.Draw(Image.new("RGB", (1, 1)))
 
+    def record_text(
+        self,
+        xy: tuple[float, float],
+        text: str,
+        size: int,
+        kwargs: dict[str, Any],
+        write: Callable[..., None],
+    ) -> None:
+        """A text, as `Sketch.text` (table.py's `_text` calls it when given this pen)."""
+        self._sketch.text(xy, text, size, kwargs, write)
+
     def __getattr__(self, name: str) -> Any:
         if name not in SHAPES:
             return getattr(self._measure, name)
@@ -162,25 +173,31 @@ def _encode_bands(
 ) -> dict[int, tuple[bytes, int, int]]:
     width, height = sketch.size
     image = sketch.image(missing)
+    # One mapping to the palette for the rows from the first missing band to the last: each
+    # call sets up a colour cache that costs as much as mapping several bands. Nearest colour,
+    # no dithering: a pixel's index is its own, so rows mapped apart equal the whole picture's.
+    top = missing[0] * BAND
+    bottom = min(height, (missing[-1] + 1) * BAND)
+    raw = (
+        image.crop((0, top, width, bottom))
+        .quantize(palette=palette, dither=Image.Dither.NONE)
+        .tobytes()
+    )
     compressor = zlib.compressobj(LEVEL, zlib.DEFLATED, -15)
     out: dict[int, tuple[bytes, int, int]] = {}
     for band in missing:
-        top = band * BAND
-        bottom = min(height, top + BAND)
-        # Nearest palette colour, no dithering: a pixel's index is its own, so a band mapped
-        # alone is the same as in the whole picture.
-        raw = (
-            image.crop((0, top, width, bottom))
-            .quantize(palette=palette, dither=Image.Dither.NONE)
-            .tobytes()
-        )
-        rows = b"".join(b"\0" + raw[r : r + width] for r in range(0, len(raw), width))
+        start = (band * BAND - top) * width
+        end = (min(height, (band + 1) * BAND) - top) * width
+        rows = b"".join(b"\0" + raw[r : r + width] for r in range(start, end, width))
+        # A full flush ends the band's blocks on a byte with nothing referring back: they
+        # stand alone, whatever band comes before them in a later picture.
         blocks = compressor.compress(rows) + compressor.flush(zlib.Z_FULL_FLUSH)
         out[band] = (blocks, zlib.adler32(rows), len(rows))
-        with _lock:
-            _cache[keys[band]] = out[band]
-            while len(_cache) > CACHE_BANDS:
-                _cache.popitem(last=False)
+    with _lock:
+        for band, encoded in out.items():
+            _cache[keys[band]] = encoded
+        while len(_cache) > CACHE_BANDS:
+            _cache.popitem(last=False)
     return out
 
 

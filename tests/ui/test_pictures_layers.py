@@ -4,6 +4,7 @@ its zlib stream checks out, and its text chunks name the table, version and seat
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import struct
 import zlib
@@ -11,8 +12,8 @@ import zlib
 import pytest
 from PIL import Image
 
-from bot.pictures import layers, samples, seat
-from bot.pictures.scene import seat_scene_of
+from bot.pictures import layers, samples, seat, table
+from bot.pictures.scene import scene_of, seat_scene_of
 
 
 def _idat(data: bytes) -> bytes:
@@ -39,9 +40,9 @@ def test_adler32_combine_matches_zlib() -> None:
 
 @pytest.mark.parametrize("game", ["euchre", "truco"])
 def test_banded_png_is_the_whole_picture_cold_and_warm(game: str) -> None:
-    for table in samples.stages(game).values():
+    for table_state in samples.stages(game).values():
         for position in range(4):
-            scene = seat_scene_of(table, position, None, now=0.0)
+            scene = seat_scene_of(table_state, position, None, now=0.0)
             if scene is None:
                 continue
             whole = seat.draw_seat(scene).image
@@ -62,3 +63,36 @@ def test_banded_png_is_the_whole_picture_cold_and_warm(game: str) -> None:
                 }
                 # zlib's own decoder checks the combined checksum.
                 assert len(zlib.decompress(_idat(data))) == whole.height * (whole.width + 1)
+
+
+@pytest.mark.parametrize("game", ["euchre", "truco"])
+@pytest.mark.parametrize("locale", [None, "hi"])
+def test_banded_table_png_is_the_whole_picture(game: str, locale: str | None) -> None:
+    """The table picture the same way: cold, then from the cache, the decoded PNG is the whole
+    drawing mapped to the game's palette (Hindi labels included: their steps reach further)."""
+    for table_state in samples.stages(game).values():
+        scene = scene_of(table_state, locale)
+        expected = table.draw_table(scene).quantize(
+            palette=table._palette(game), dither=Image.Dither.NONE
+        )
+        for cold in (True, False):
+            if cold:
+                layers.clear_cache()
+            data = table.table_png(scene)
+            decoded = Image.open(io.BytesIO(data))
+            decoded.load()
+            assert decoded.tobytes() == expected.tobytes()
+            assert decoded.text == {"table": str(scene.table_id), "version": str(scene.version)}
+            assert len(zlib.decompress(_idat(data))) == table.HEIGHT * (table.WIDTH + 1)
+
+
+def test_a_band_is_drawn_again_only_where_its_steps_changed() -> None:
+    """Two seat pictures that differ in one label (the turn timer's seconds left): the second
+    draws again only the bands that label reaches, and takes the others from the cache."""
+    scene = seat_scene_of(samples.stages("euchre")["trick"], 0, None, now=0.0)
+    assert scene is not None
+    layers.clear_cache()
+    seat.seat_png(dataclasses.replace(scene, seconds_left=100))
+    bands = len(layers._cache)
+    seat.seat_png(dataclasses.replace(scene, seconds_left=95))
+    assert 0 < len(layers._cache) - bands <= 4 < bands

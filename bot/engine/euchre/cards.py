@@ -206,14 +206,21 @@ def deal_masks(rng: Rng, plan: DealPlan, dealer: int) -> tuple[list[int], list[i
     pop = pool.pop
     d: list[int] = []
     append = d.append
+    # Rng.next64 written out (a deal's hot spot: two or three draws, no method call).
+    state = rng._state
     for radices, prod, limit in chunks:
-        value = rng.next64()
-        while value >= limit:
-            value = rng.next64()
+        while True:
+            state = (state + 0x9E3779B97F4A7C15) & MASK64
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+            value = z ^ (z >> 31)
+            if value < limit:
+                break
         value %= prod
         for radix in radices:
             append(pop(value % radix))
             value //= radix
+    rng._state = state
     first = d[0] | d[1] | d[2] | d[3] | d[4]  # the dealer's left
     second = d[5] | d[6] | d[7] | d[8] | d[9]
     third = d[10] | d[11] | d[12] | d[13] | d[14]
