@@ -197,17 +197,18 @@ def deal_plan(deck: Sequence[int]) -> DealPlan:
     return tuple(1 << c for c in deck), chunks
 
 
-def deal_masks(rng: Rng, plan: DealPlan, dealer: int) -> tuple[list[int], list[int]]:
+def deal_masks(state: int, plan: DealPlan, dealer: int) -> tuple[list[int], list[int]]:
     """E8: a uniform deal, exactly the cards of `draw_cards(rng, deck, 21)` (five each clockwise
     from the dealer's left, then the turned card), as (hand masks by seat, kitty with the
-    turned card first). Bits are drawn instead of ids so a hand is five ORs (the hot path)."""
+    turned card first). Bits are drawn instead of ids so a hand is five ORs (the hot path).
+    `state`: where the draws start, `hand_state(...)` (the Rng of `hand_rng(...)` without
+    making one)."""
     bits, chunks = plan
     pool = list(bits)
     pop = pool.pop
     d: list[int] = []
     append = d.append
     # Rng.next64 written out (a deal's hot spot: two or three draws, no method call).
-    state = rng._state
     for radices, prod, limit in chunks:
         while True:
             state = (state + 0x9E3779B97F4A7C15) & MASK64
@@ -220,7 +221,6 @@ def deal_masks(rng: Rng, plan: DealPlan, dealer: int) -> tuple[list[int], list[i
         for radix in radices:
             append(pop(value % radix))
             value //= radix
-    rng._state = state
     first = d[0] | d[1] | d[2] | d[3] | d[4]  # the dealer's left
     second = d[5] | d[6] | d[7] | d[8] | d[9]
     third = d[10] | d[11] | d[12] | d[13] | d[14]
