@@ -164,7 +164,11 @@ def _versions(game: str, count: int) -> list[Any]:
     tables = []
     for steps in range(1, count + 1):
         calls = itertools.count()
-        tables.append(samples.played_table(game, 3, lambda _v, c=calls, n=steps: next(c) >= n))
+        try:
+            table = samples.played_table(game, 3, lambda _v, c=calls, n=steps: next(c) >= n)
+        except ValueError:  # the game is over: its versions are all here
+            break
+        tables.append(table)
     return tables
 
 

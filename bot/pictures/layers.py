@@ -28,7 +28,7 @@ from PIL import Image, ImageDraw
 
 BAND = 32  # rows per band: small enough that a change redraws little, large enough to compress
 CACHE_BANDS = 4096  # ~1-3 KB each: a few MB in the picture worker
-LEVEL = 1  # zlib level of a new band: a third of level 6's time, ~15% larger (bench_pictures)
+LEVEL = 3  # zlib level of a new band: see scripts/bench_pictures.py (size against speed)
 ADLER_BASE = 65521
 
 # The shape methods of ImageDraw a step may use; anything else (textlength...) only measures.
