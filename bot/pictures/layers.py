@@ -11,7 +11,7 @@ bands' deflate blocks one after another: each band is compressed apart (a full f
 bytes stand alone, and the zlib checksum is combined from the bands' own.
 
 The decoded picture is pixel for pixel what drawing every step on the whole image gives
-(tests/test_pictures_layers.py checks it on every sample): the steps that are left out touch
+(tests/ui/test_pictures_layers.py checks it on every sample): the steps that are left out touch
 none of the rows that are drawn.
 """
 

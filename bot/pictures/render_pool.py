@@ -50,9 +50,11 @@ _threads_only = False
 def _worker_pool(kind: str = BACKGROUND) -> ProcessPoolExecutor:
     pool = _pools.get(kind)
     if pool is None:
-        # One worker for the answers' pictures (one seat picture per answer, ~1-5 ms); the
-        # background's count scales with the machine.
-        workers = 1 if kind == ANSWER else PICTURE_WORKERS
+        # The answers' pool has two workers at least: a click's picture must not queue behind
+        # the live hands' pictures of the bot seats' moves (about four per click, one table),
+        # which a single worker on a loaded 2-core machine did (ack p50 ~340 ms at 50 tables,
+        # bench_latency --compare).
+        workers = max(2, PICTURE_WORKERS) if kind == ANSWER else PICTURE_WORKERS
         pool = _pools[kind] = worker_pool(max_workers=workers, niceness=NICENESS[kind])
     return pool
 
