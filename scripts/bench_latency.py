@@ -1710,7 +1710,15 @@ def compare(args: argparse.Namespace) -> None:
                     print(f"--- round {round_number + 1}: {label}, {size} tables", flush=True)
                     done = subprocess.run(command, env=env, capture_output=True, text=True)
                     lines = done.stdout.splitlines()
-                    print("\n".join(line for line in lines[:4] if line.strip()), flush=True)
+                    # the run's own row, and its memory figures
+                    shown = [
+                        line
+                        for line in lines
+                        if line.split()[:1] == [str(size)]
+                        or "KB per table (Python heap)" in line
+                        or "each further action adds" in line
+                    ]
+                    print("\n".join(shown), flush=True)
                     if done.returncode != 0 or not out.exists():
                         print(f"    failed ({done.returncode}): {done.stderr[-800:]}", flush=True)
                         continue
