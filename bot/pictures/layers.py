@@ -36,6 +36,9 @@ SHAPES = frozenset(
     {"rounded_rectangle", "rectangle", "ellipse", "polygon", "line", "arc", "chord", "pieslice"}
 )
 
+# ImageDraw's drawing calls that a step cannot record (their rows are not in their arguments).
+UNRECORDED = frozenset({"text", "multiline_text", "bitmap", "point", "floodfill"})
+
 Step = tuple[int, int, Hashable, Callable[[Image.Image, ImageDraw.ImageDraw], None]]
 
 
@@ -76,6 +79,12 @@ class _Recorder:
         self._sketch.text(xy, text, size, kwargs, write)
 
     def __getattr__(self, name: str) -> Any:
+        if name in UNRECORDED:
+            # Would draw on the measuring image, i.e. nowhere: say so instead.
+            raise AttributeError(
+                f"a sketch's pen has no {name}(): write texts with table._text / Pen.text, "
+                "paste sprites with Sketch.paste(sprite, xy, key)"
+            )
         if name not in SHAPES:
             return getattr(self._measure, name)
 

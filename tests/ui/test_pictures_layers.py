@@ -96,3 +96,12 @@ def test_a_band_is_drawn_again_only_where_its_steps_changed() -> None:
     bands = len(layers._cache)
     seat.seat_png(dataclasses.replace(scene, seconds_left=95))
     assert 0 < len(layers._cache) - bands <= 4 < bands
+
+
+def test_a_sketch_refuses_the_drawing_calls_it_cannot_record() -> None:
+    """A text drawn with ImageDraw.text on a sketch's pen would land on its measuring image,
+    nowhere in the picture: the pen says so instead of dropping it."""
+    sketch = layers.Sketch(Image.new("RGB", (64, 64)), ("test",))
+    with pytest.raises(AttributeError, match="no text"):
+        sketch.draw.text((1, 1), "x")
+    assert sketch.draw.textlength("x") > 0  # measuring is what the pen is for
