@@ -59,6 +59,18 @@ clicks Play again. So a table moves as fast as its people think and its bot seat
    those figures, and a cProfile of the bot process for `--profile-seconds` under that load (the
    functions with the most own time and the most cumulative time).
 
+4. `--compare REV [REV ...]` (issue 31): each commit's bot (`git archive REV` into a temporary
+   folder) measured beside the working tree's in the same run, alternating (`--rounds` rounds of
+   this tree, REV, ...; each a run of this script on that bot, the harness and the emulator
+   being this tree's), then one table: acknowledgement p50/p99, picture seen p50/p99 (a click
+   on a hand until that hand message shows a picture of the click's new state or a later one),
+   bot CPU per answer (the bot process and its children: picture and search workers), the mean
+   PNG bytes of the seat and table pictures uploaded in the window, and memory per table at
+   mid-game (the first round's memory run of each, `--memory-tables`, 0: none).
+
+       .venv/bin/python scripts/bench_latency.py --compare 06afc71 --tables 50 --seconds 10 \
+           --memory-tables 50
+
 `--bot-hook FILE.py:FUNCTION` calls FUNCTION(bot) in the bot process once it is ready: a way to
 try a fix (a patched method, gc.freeze()...) under this load without editing the bot.
 
@@ -73,7 +85,9 @@ import asyncio
 import contextlib
 import cProfile
 import gc
+import importlib
 import io
+import json
 import logging
 import multiprocessing
 import os
@@ -81,6 +95,7 @@ import pstats
 import random
 import re
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -89,17 +104,33 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+# --compare's runs of another commit's bot: that tree's `bot` goes first on the path (in this
+# process, and in the bot process and its workers, which inherit the path and the variable);
+# the harness and the emulator stay this tree's, imported before.
+BOT_ROOT = os.environ.get("BENCH_BOT_ROOT")
+if BOT_ROOT:
+    sys.path[:] = [entry for entry in sys.path if entry != BOT_ROOT]
+    import emulator  # noqa: F401  (this tree's)
 
-from PIL import Image
+    sys.path.insert(0, BOT_ROOT)
 
-from bot import event_loop
-from bot.ui.kit.custom_ids import parse_game_action
-from emulator import Emulator, EmulatorUsageError, InteractionFailed, Message, SimulatedUser
-from emulator.state import Channel, Interaction, MessageVersion
+from PIL import Image  # noqa: E402
 
+from bot import event_loop  # noqa: E402
+
+try:
+    from bot.ui.kit.custom_ids import parse_game_action
+except ImportError:  # an older commit's bot (--compare), before the UI's rooms (issue 29)
+    OLD_IDS = ".".join(("bot", "ui", "custom_ids"))
+    parse_game_action = importlib.import_module(OLD_IDS).parse_game_action
+from emulator import Emulator, EmulatorUsageError, InteractionFailed, Message, SimulatedUser  # noqa: E402
+from emulator.state import Channel, Interaction, MessageVersion  # noqa: E402
+
+T = TypeVar("T")
 P99_TARGET_MS = 100.0
 MEMORY_TARGET_BYTES = 50 * 1024
 ROUTE_IDS = re.compile(r"(?<=/)(\d+|[A-Za-z0-9_.-]{40,})(?=/|$)")  # ids and tokens in a path
@@ -235,6 +266,16 @@ class PingDelays:
         return taken
 
 
+def _observer(make: Callable[[], T]) -> T | None:
+    """An observer of the bot, or None where this bot lacks what it observes (--compare runs
+    an older commit's bot under this harness)."""
+    try:
+        return make()
+    except AttributeError as error:
+        logging.getLogger(__name__).warning("not observed in this bot: %s", error)
+        return None
+
+
 def _rss_bytes() -> int:
     with open("/proc/self/statm") as statm:
         return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
@@ -290,11 +331,11 @@ async def _serve_bot(conn: Connection, config: dict[str, Any]) -> None:
     observe = bool(config.get("observe", True))
     pauses = GcPauses() if observe else None
     lag_task = asyncio.create_task(lag.run()) if observe else None
-    acts = Timed(service, "act") if observe else None
+    acts = _observer(lambda: Timed(service, "act")) if observe else None
     # An action's write: at once on the loop's connection, or (another writer holds the
     # database) on the writer's thread, both behind the store's one append_action.
-    writes = Timed(service.store, "append_action") if observe else None
-    pings = PingDelays(bot.table_ui.public, service.now) if observe else None
+    writes = _observer(lambda: Timed(service.store, "append_action")) if observe else None
+    pings = _observer(lambda: PingDelays(bot.table_ui.public, service.now)) if observe else None
 
     loop = asyncio.get_running_loop()
     inbox: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
@@ -914,6 +955,32 @@ class Window:
     ping_after: int | None = None
     shards: int = 1
     idle_turns: int = 0  # over the whole run so far
+    # Issue 31: s from a click on a hand to that hand showing a picture of its new state;
+    # CPU seconds of the bot processes and their children (picture, search workers); the
+    # PNG bytes of the pictures uploaded in the window, by file name.
+    picture_seen: list[float] = field(default_factory=list)
+    tree_cpu: float = 0.0
+    picture_bytes: dict[str, list[int]] = field(default_factory=dict)
+
+    def figures(self) -> dict[str, float]:
+        """The --compare table's figures of this run."""
+        ms = self.latencies_ms
+        shown = sorted(v * 1000 for v in self.picture_seen)
+        answers = max(1, len(ms))
+        sizes = {
+            name: statistics.mean(v) if v else float("nan")
+            for name, v in self.picture_bytes.items()
+        }
+        return {
+            "ack_p50": percentile(ms, 0.5),
+            "ack_p99": percentile(ms, 0.99),
+            "picture_seen_p50": percentile(shown, 0.5),
+            "picture_seen_p99": percentile(shown, 0.99),
+            "cpu_ms_per_answer": self.tree_cpu / answers * 1000,
+            "answers_per_s": len(ms) / self.seconds,
+            "seat_png_bytes": sizes.get("seat.png", float("nan")),
+            "table_png_bytes": sizes.get("table.png", float("nan")),
+        }
 
     def summary(self) -> str:
         """One line of the issue's capacity figures for this run."""
@@ -1075,6 +1142,7 @@ async def measure(state: World, seconds: float) -> Window:
     gc.freeze()
     gc.disable()
     before = await state.status()
+    tree_before = tree_cpu([bot.pid for bot in state.bots])
     emu_before = own_cpu()
     EMULATOR_GC.take()
     # The instrument's own stalls: a click's frame waits for the emulator's loop to go out,
@@ -1092,6 +1160,7 @@ async def measure(state: World, seconds: float) -> Window:
         emu_lag_task.cancel()
     ended = time.perf_counter()
     ended_wall = time.time()
+    tree_after = tree_cpu([bot.pid for bot in state.bots])
     after = await state.status()
     emu_after = own_cpu()
     window = [i for i in emu.interactions[first:] if _in(i, began, ended)]
@@ -1122,6 +1191,13 @@ async def measure(state: World, seconds: float) -> Window:
             what="the deferred answers",
         )
     seen = [answer_seen(i, wall) for i in window if not i.failed]
+    with contextlib.suppress(TimeoutError):  # the hands' pictures still being drawn
+        await emu.wait_for(
+            lambda: all(picture_seen(emu, i, wall) is not None for i in window if hand_move(i)),
+            timeout=5,
+            what="the hands' pictures",
+        )
+    shown_at = [picture_seen(emu, i, wall) for i in window if hand_move(i)]
     # The table messages catch up with the window's moves (looked at twice a second: the
     # emulator shares this process, and a check on every event would stall it).
     moves = [i for i in window if is_move(i)]
@@ -1163,6 +1239,9 @@ async def measure(state: World, seconds: float) -> Window:
         ping_after=state.ping_after,
         shards=len(state.bots),
         idle_turns=state.counters.idle_turns,
+        picture_seen=[v for v in shown_at if v is not None],
+        tree_cpu=tree_after - tree_before,
+        picture_bytes=uploaded_pictures(state, window, began + wall, ended + wall),
     )
 
 
@@ -1190,6 +1269,98 @@ def shown_version(emu: Emulator, shown: MessageVersion) -> int | None:
                 version = image.info.get("version")
             return int(version) if version is not None else None
     return None
+
+
+def tree_cpu(pids: list[int]) -> float:
+    """CPU seconds so far of these processes and all their descendants (Linux's /proc): the
+    bot and its picture and search workers. A child that ended is not counted."""
+    parents: dict[int, int] = {}
+    ticks: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        with contextlib.suppress(OSError):
+            with open(f"/proc/{entry}/stat") as file:
+                fields = file.read().rsplit(")", 1)[1].split()
+            parents[int(entry)] = int(fields[1])
+            ticks[int(entry)] = int(fields[11]) + int(fields[12])  # utime + stime
+    wanted = set(pids)
+    grew = True
+    while grew:
+        more = {pid for pid, parent in parents.items() if parent in wanted} - wanted
+        grew = bool(more)
+        wanted |= more
+    return sum(ticks.get(pid, 0) for pid in wanted) / os.sysconf("SC_CLK_TCK")
+
+
+_PICTURE_VERSIONS: dict[int, int | None] = {}  # file id -> the table version its PNG shows
+
+
+def picture_version(emu: Emulator, shown: MessageVersion, filename: str) -> int | None:
+    """The table version of the picture `filename` a message version shows (its PNG text
+    chunk), None without one."""
+    for attachment in shown.attachments:
+        if attachment.get("filename") == filename:
+            file_id = int(attachment["id"])
+            if file_id not in _PICTURE_VERSIONS:
+                data = emu.message_service.files[file_id].data
+                with Image.open(io.BytesIO(data)) as image:
+                    version = image.info.get("version")
+                _PICTURE_VERSIONS[file_id] = int(version) if version is not None else None
+            return _PICTURE_VERSIONS[file_id]
+    return None
+
+
+def hand_move(interaction: Interaction) -> bool:
+    """A game action clicked on a hand message (whose picture then shows the new state)."""
+    source = interaction.source_message
+    return (
+        is_move(interaction)
+        and not interaction.failed
+        and source is not None
+        and source.ephemeral
+        and any(a.get("filename") == "seat.png" for v in source.versions for a in v.attachments)
+    )
+
+
+def picture_seen(emu: Emulator, interaction: Interaction, wall: float) -> float | None:
+    """Seconds from a hand move's frame until its hand message showed a picture of the new
+    state (the clicked version + 1) or a later one; None while it has not."""
+    source = interaction.source_message
+    parsed = parse_game_action(interaction.custom_id or "")
+    if source is None or parsed is None or interaction.dispatched_at is None:
+        return None
+    clicked = interaction.dispatched_at + wall - 0.001
+    for version in source.versions:
+        if version.at >= clicked:
+            shows = picture_version(emu, version, "seat.png")
+            if shows is not None and shows > parsed.version:
+                return max(0.0, version.at - wall - interaction.dispatched_at)
+    return None
+
+
+def uploaded_pictures(
+    state: World, window: list[Interaction], began: float, ended: float
+) -> dict[str, list[int]]:
+    """Bytes of each picture first shown in the window (a kept attachment counts once, where
+    it first appeared), by file name (seat.png, table.png); `began`, `ended` on the emulator's
+    clock."""
+    messages = {id(t.message): t.message for t in state.tables if t.message is not None}
+    for interaction in window:
+        if interaction.source_message is not None:
+            messages[id(interaction.source_message)] = interaction.source_message
+    first: dict[int, tuple[float, str]] = {}
+    for message in messages.values():
+        for version in message.versions:
+            for attachment in version.attachments:
+                file_id = int(attachment["id"])
+                if file_id not in first:
+                    first[file_id] = (version.at, str(attachment.get("filename")))
+    out: dict[str, list[int]] = {}
+    for file_id, (at, name) in first.items():
+        if began <= at < ended:
+            out.setdefault(name, []).append(len(state.emu.message_service.files[file_id].data))
+    return out
 
 
 def is_move(interaction: Interaction) -> bool:
@@ -1422,6 +1593,9 @@ async def memory_run(args: argparse.Namespace) -> tuple[float, float, float]:
 
 
 async def main(args: argparse.Namespace) -> None:
+    if args.compare:
+        compare(args)
+        return
     print(
         f"Acknowledgement latency through the emulator, the bot in its own process; "
         f"{args.humans} simulated {'person' if args.humans == 1 else 'people'} per table "
@@ -1462,6 +1636,10 @@ async def main(args: argparse.Namespace) -> None:
         print()
     memory = await memory_run(args) if args.memory_tables > 0 else None
     seen_p99 = percentile(sorted(v * 1000 for v in big.seen), 0.99)
+    if args.json:
+        figures = big.figures()
+        figures["memory_kb_mid_game"] = memory[2] / 1024 if memory else float("nan")
+        _write_json(args.json, figures)
     print()
     print(f"Targets at {largest} tables (issue 5):")
     ack = big.p99_ms
@@ -1479,6 +1657,104 @@ async def main(args: argparse.Namespace) -> None:
             f"  {met_or_missed(mid, MEMORY_TARGET_BYTES)}  memory per table, at mid-game      "
             f"{mid / 1024:.1f} KB < {kb:g} KB ({MID_GAME_ACTIONS} actions)"
         )
+
+
+COMPARED = (
+    ("ack p50", "ack_p50", "ms"),
+    ("ack p99", "ack_p99", "ms"),
+    ("pic seen p50", "picture_seen_p50", "ms"),
+    ("pic seen p99", "picture_seen_p99", "ms"),
+    ("CPU/answer", "cpu_ms_per_answer", "ms"),
+    ("answers/s", "answers_per_s", ""),
+    ("seat.png", "seat_png_bytes", "B"),
+    ("table.png", "table_png_bytes", "B"),
+    ("KB/table@100", "memory_kb_mid_game", ""),
+)
+
+
+def _archive(rev: str, folder: Path) -> Path:
+    """The tree of commit `rev`, unpacked into a new folder under `folder`."""
+    target = folder / rev.replace("/", "_")
+    target.mkdir()
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", "--format=tar", rev],
+        check=True,
+        capture_output=True,
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
+    return target
+
+
+def compare(args: argparse.Namespace) -> None:
+    """--compare: this tree's bot and each REV's, alternating, each size and round a run of
+    this script on that bot; then the table (each figure: its runs' values, min-max)."""
+    sides: dict[str, str | None] = {"this tree": None}
+    runs: dict[tuple[str, int], list[dict[str, float]]] = {}
+    with tempfile.TemporaryDirectory(prefix="bench-compare-") as temporary:
+        folder = Path(temporary)
+        for rev in args.compare:
+            sides[rev] = str(_archive(rev, folder))
+        for round_number in range(args.rounds):
+            for label, root in sides.items():
+                for size in args.tables:
+                    out = folder / f"{label.replace(' ', '_')}-{size}-{round_number}.json"
+                    command = [
+                        sys.executable,
+                        str(Path(__file__).resolve()),
+                        *("--tables", str(size), "--seconds", str(args.seconds)),
+                        *("--warmup", str(args.warmup), "--think", str(args.think)),
+                        *("--humans", str(args.humans), "--seed", str(args.seed)),
+                        *("--json", str(out)),
+                        # memory: once per side (the first round), at the first size
+                        "--memory-tables",
+                        str(args.memory_tables if round_number == 0 else 0),
+                    ]
+                    if size != args.tables[0]:
+                        command[-1] = "0"
+                    env = dict(os.environ)
+                    env.pop("BENCH_BOT_ROOT", None)
+                    if root is not None:
+                        env["BENCH_BOT_ROOT"] = root
+                    print(f"--- round {round_number + 1}: {label}, {size} tables", flush=True)
+                    done = subprocess.run(command, env=env, capture_output=True, text=True)
+                    lines = done.stdout.splitlines()
+                    # the run's own row, and its memory figures
+                    shown = [
+                        line
+                        for line in lines
+                        if line.split()[:1] == [str(size)]
+                        or "KB per table (Python heap)" in line
+                        or "each further action adds" in line
+                    ]
+                    print("\n".join(shown), flush=True)
+                    if done.returncode != 0 or not out.exists():
+                        print(f"    failed ({done.returncode}): {done.stderr[-800:]}", flush=True)
+                        continue
+                    runs.setdefault((label, size), []).append(json.loads(out.read_text()))
+    print(
+        f"\n--compare: {args.rounds} alternating round(s), window {args.seconds:g} s, "
+        f"{args.humans} person(s) and {4 - args.humans} bots a table, seed {args.seed}; "
+        f"{os.cpu_count()} cores (min-max over the rounds)"
+    )
+    header = f"{'bot':>12} {'tables':>6} " + " ".join(f"{name:>13}" for name, _, _ in COMPARED)
+    print(header)
+    for size in args.tables:
+        for label in sides:
+            values = runs.get((label, size), [])
+            cells = []
+            for _, key, _unit in COMPARED:
+                got = sorted(v[key] for v in values if v.get(key) == v.get(key))  # no NaN
+                if not got:
+                    cells.append(f"{'-':>13}")
+                elif len(got) == 1 or round(got[0], 1) == round(got[-1], 1):
+                    cells.append(f"{got[0]:>13.1f}")
+                else:
+                    cells.append(f"{f'{got[0]:.1f}-{got[-1]:.1f}':>13}")
+            print(f"{label[:12]:>12} {size:>6} " + " ".join(cells))
+
+
+def _write_json(path: str, figures: dict[str, float]) -> None:
+    Path(path).write_text(json.dumps(figures))
 
 
 def met_or_missed(value: float, target: float) -> str:
@@ -1527,6 +1803,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--idle", type=float, default=20.0, help="seconds of an idle turn")
     parser.add_argument("--verbose", action="store_true", help="a per-second timeline")
+    parser.add_argument(
+        "--compare",
+        nargs="+",
+        metavar="REV",
+        help="measure these commits' bots beside this tree's, alternating (issue 31)",
+    )
+    parser.add_argument("--rounds", type=int, default=2, help="--compare: alternating rounds")
+    parser.add_argument("--json", help=argparse.SUPPRESS)  # --compare: a run's figures
     parser.add_argument(
         "--bot-hook",
         metavar="FILE.py:FUNCTION",

@@ -18,6 +18,13 @@ messages is a hand update. Before issue 21 a hand update uploaded nothing; now i
 picture when the picture changed (at most one), and keeps the one it shows otherwise.
 
     .venv/bin/python scripts/bench_pictures.py [--repeats 200] [--locale hi] [--skip-hands]
+
+Issue 31: pictures are written from cached bands (bot/pictures/layers.py), so the stage tables
+above, drawn again and again, measure a picture whose bands are all cached. What a click costs
+is measured "along a game": each version of a seeded game in turn (the seat picture of the
+player, then the table picture), the cache warm from the versions before, as in the picture
+worker; and "cold", every band drawn (the cache emptied first). Then size against speed: the
+cold pictures at each zlib level of a band.
 """
 
 from __future__ import annotations
@@ -29,11 +36,13 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.pictures import samples
+from bot.pictures import layers, samples
 from bot.pictures.cards import card_back, card_face, deck_codes, emoji_png
 from bot.pictures.scene import scene_of, seat_scene_of
 from bot.pictures.seat import seat_png
@@ -145,8 +154,71 @@ def main() -> None:
         f"card emojis: {len(deck_codes())} drawn in {emoji_ms:.0f} ms, largest {largest} bytes "
         f"(Discord's limit 262144)"
     )
+    along_a_game(locale, args.repeats)
     if not args.skip_hands:
         asyncio.run(hand_uploads())
+
+
+def _versions(game: str, count: int) -> list[Any]:
+    """The tables of a seeded game after each of its first `count` actions."""
+    tables = []
+    for steps in range(1, count + 1):
+        calls = itertools.count()
+        try:
+            table = samples.played_table(game, 3, lambda _v, c=calls, n=steps: next(c) >= n)
+        except ValueError:  # the game is over: its versions are all here
+            break
+        tables.append(table)
+    return tables
+
+
+def along_a_game(locale: str | None, repeats: int) -> None:
+    print("along a game (issue 31): each version in turn, the cache warm from the ones before")
+    print(f"{'game':7} {'picture':8} {'p50 ms':>7} {'p99 ms':>7} {'cold p50':>8} {'bytes':>7}")
+    cold_scenes: list[tuple[Any, Callable[[Any], bytes]]] = []
+    for game in ("euchre", "truco"):
+        tables = _versions(game, 60 if game == "euchre" else 30)
+        for name, draw, scene_at in (
+            ("seat", seat_png, lambda table: seat_scene_of(table, 0, locale, now=0.0)),
+            ("table", table_png, lambda table: scene_of(table, locale)),
+        ):
+            scenes = [scene_at(table) for table in tables]
+            scenes = [scene for scene in scenes if scene is not None]
+            layers.clear_cache()
+            warm, sizes = [], []
+            for scene in scenes:
+                began = time.process_time()
+                data = draw(scene)
+                warm.append((time.process_time() - began) * 1000)
+                sizes.append(len(data))
+            cold = []
+            for scene in scenes[:: max(1, len(scenes) // 10)]:
+                layers.clear_cache()
+                began = time.process_time()
+                draw(scene)
+                cold.append((time.process_time() - began) * 1000)
+                cold_scenes.append((scene, draw))
+            print(
+                f"{game:7} {name:8} {statistics.median(warm):7.2f} {percentile(warm, 0.99):7.2f} "
+                f"{statistics.median(cold):8.2f} {statistics.mean(sizes):7.0f}"
+            )
+    print("size against speed, the cold pictures above at each zlib level of a band:")
+    kept = layers.LEVEL
+    try:
+        for level in (0, 1, 3, 6, 9):
+            layers.LEVEL = level
+            times, sizes = [], []
+            for scene, draw in cold_scenes:
+                layers.clear_cache()
+                began = time.process_time()
+                sizes.append(len(draw(scene)))
+                times.append((time.process_time() - began) * 1000)
+            print(
+                f"  level {level}: p50 {statistics.median(times):6.2f} ms, "
+                f"mean {statistics.mean(sizes) / 1024:6.1f} KB"
+            )
+    finally:
+        layers.LEVEL = kept
 
 
 async def hand_uploads() -> None:

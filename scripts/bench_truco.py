@@ -10,6 +10,11 @@ Python runs in the same process, so figures taken on differently loaded machines
 the ratio.
 
     .venv/bin/python scripts/bench_truco.py [--seconds 1.0] [--repeats 5]
+    .venv/bin/python scripts/bench_truco.py --openspiel [--seconds 6]
+
+`--openspiel`: the ratio to OpenSpiel's euchre instead (issue 31's mark: at least 2.0x), the
+two sides alternating in short slices in one process as in bench_euchre.py, each side's figure
+its hands over its own CPU time: a change of load hits both alike.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -68,11 +74,48 @@ def reference_loops_per_second(seconds: float = 0.3) -> float:
     return done / (time.process_time() - start)
 
 
+def truco_hands(first_seed: int = 0) -> Iterator[int]:
+    """Random truco games forever, one game at a time: yields each game's hands. The driver
+    is bench_euchre.py's (random.Random.randrange at every decision), the same as OpenSpiel's
+    side, so the ratio compares the engines."""
+    rng = random.Random(1)
+    options = Options()
+    seed = first_seed
+    while True:
+        game = new_game(options, seed)
+        seed += 1
+        while not game.is_over:
+            seat = game.to_act[0]
+            choices = game.legal_actions(seat)
+            game.apply(seat, choices[rng.randrange(len(choices))])
+        yield game.hand_number + 1
+
+
+def openspiel_ratio(seconds: float, slice_seconds: float = 0.05) -> None:
+    from scripts.bench_euchre import openspiel_hands, run_slice
+
+    sides = {"truco": truco_hands(), "openspiel": openspiel_hands()}
+    totals = {name: [0, 0.0] for name in sides}
+    for _ in range(max(1, round(seconds / slice_seconds))):
+        for name, source in sides.items():
+            hands, spent = run_slice(source, slice_seconds)
+            totals[name][0] += hands
+            totals[name][1] += spent
+    rate = {name: hands / spent for name, (hands, spent) in totals.items()}
+    print(f"truco random full hands:           {rate['truco']:8.0f} hands/s")
+    print(f"OpenSpiel euchre via pyspiel:      {rate['openspiel']:8.0f} hands/s")
+    print(f"ratio truco / OpenSpiel euchre:    {rate['truco'] / rate['openspiel']:8.2f}x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--seconds", type=float, default=1.0, help="CPU seconds of one run")
     parser.add_argument("--repeats", type=int, default=5, help="runs; best and median shown")
+    parser.add_argument("--openspiel", action="store_true", help="the ratio to OpenSpiel's euchre")
     args = parser.parse_args()
+    if args.openspiel:
+        openspiel_ratio(args.seconds)
+        return
 
     chooser = random.Random(2024)  # the players' choices only; deals come from the engine's PRNG
     play_for(0.2, 10**9, chooser)  # warm-up

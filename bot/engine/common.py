@@ -125,6 +125,14 @@ _seed_fold: tuple[int | None, int] = (None, 0)  # (seed, its SplitMix64 fold) of
 
 def hand_rng(seed: int, hand_number: int, purpose: int = 0) -> Rng:
     """The stream for one hand's deal: independent of every other hand, so replays are exact."""
+    rng = Rng.__new__(Rng)
+    rng._state = hand_state(seed, hand_number, purpose)
+    return rng
+
+
+def hand_state(seed: int, hand_number: int, purpose: int = 0) -> int:
+    """The state `hand_rng(seed, hand_number, purpose)` starts from: a deal's hot path draws
+    from it directly (Rng.next64 written out), with no Rng made."""
     # Rng(seed, hand_number, purpose) with its three folds written out (once per hand dealt);
     # the fold of the seed is the same for every hand of a game: the last one is kept.
     global _seed_fold
@@ -141,9 +149,7 @@ def hand_rng(seed: int, hand_number: int, purpose: int = 0) -> Rng:
     z = (((z ^ (z >> 31)) ^ (purpose & MASK64)) + 0x9E3779B97F4A7C15) & MASK64
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-    rng = Rng.__new__(Rng)
-    rng._state = z ^ (z >> 31)
-    return rng
+    return z ^ (z >> 31)
 
 
 # --- memory -------------------------------------------------------------------------------------

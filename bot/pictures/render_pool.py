@@ -1,11 +1,17 @@
 """Table pictures drawn in a worker process, not in a thread of the bot's own process.
 
-A picture costs ~4 ms of CPU (draw ~1.5 ms, palette ~1 ms, PNG ~1.5 ms), most of it holding the
-GIL. In a thread, at 200 busy tables, that starved the event loop and the database's thread:
-acknowledgements waited seconds (scripts/bench_latency.py). Worker processes draw them
-instead; a table whose picture is slow to come simply sends fewer, newer pictures (edits are
-coalesced). Where a process cannot be started (a daemonic parent, a sandbox), or keeps dying,
-pictures are drawn in a thread as before.
+A picture costs a few ms of CPU (draw, palette, PNG; less where bands of it are cached:
+bot/pictures/layers.py), most of it holding the GIL. In a thread, at 200 busy tables, that
+starved the event loop and the database's thread: acknowledgements waited seconds
+(scripts/bench_latency.py). Worker processes draw them instead; a table whose picture is slow
+to come simply sends fewer, newer pictures (edits are coalesced). Where a process cannot be
+started (a daemonic parent, a sandbox), or keeps dying, pictures are drawn in a thread as before.
+
+Two pools (issue 31). A seat picture goes with the answer to a click (bot/ui/table/seat_picture.py
+waits for it), so its worker is not niced: a niced worker on a busy machine made every answer
+wait behind the bot's own work, the very work the niceness meant to put first (ack p50 3 ->
+20 ms, issue 31). Everything else (table pictures, replays, charts) follows the answers and
+stays niced. Each pool keeps its own band cache.
 """
 
 from __future__ import annotations
@@ -33,17 +39,24 @@ S = TypeVar("S")
 # deadline, scripts/bench_latency.py); on a small machine one worker leaves the bot its cores.
 PICTURE_WORKERS = max(1, min(4, (os.cpu_count() or 1) // 4))
 
-_pool: ProcessPoolExecutor | None = None
+ANSWER, BACKGROUND = "answer", "background"
+# Niceness per pool: the answer's pictures at the bot's own priority, the others yield to it.
+NICENESS = {ANSWER: 0, BACKGROUND: 10}
+
+_pools: dict[str, ProcessPoolExecutor] = {}
 _threads_only = False
 
 
-def _worker_pool() -> ProcessPoolExecutor:
-    global _pool
-    if _pool is None:
-        # Niced: when the machine is saturated, the answers to clicks come first and the
-        # pictures later (and fewer).
-        _pool = worker_pool(max_workers=PICTURE_WORKERS, niceness=10)
-    return _pool
+def _worker_pool(kind: str = BACKGROUND) -> ProcessPoolExecutor:
+    pool = _pools.get(kind)
+    if pool is None:
+        # The answers' pool has two workers at least: a click's picture must not queue behind
+        # the live hands' pictures of the bot seats' moves (about four per click, one table),
+        # which a single worker on a loaded 2-core machine did (ack p50 ~340 ms at 50 tables,
+        # bench_latency --compare).
+        workers = max(2, PICTURE_WORKERS) if kind == ANSWER else PICTURE_WORKERS
+        pool = _pools[kind] = worker_pool(max_workers=workers, niceness=NICENESS[kind])
+    return pool
 
 
 def _ready() -> bool:
@@ -53,13 +66,14 @@ def _ready() -> bool:
 
 
 def warm_up() -> None:
-    """Start the worker now: spawning it and importing Pillow takes a second or more on a busy
-    machine, which the first table's answer must not wait for."""
+    """Start the workers now: spawning one and importing Pillow takes a second or more on a
+    busy machine, which the first table's answer must not wait for."""
     if _threads_only:
         return
     # Where no process can start, render_png falls back to a thread.
     with contextlib.suppress(AssertionError, OSError, RuntimeError):
-        _worker_pool().submit(_ready)
+        for kind in (ANSWER, BACKGROUND):
+            _worker_pool(kind).submit(_ready)
 
 
 async def render_png(scene: Scene) -> bytes:
@@ -68,8 +82,9 @@ async def render_png(scene: Scene) -> bytes:
 
 
 async def render_seat_png(scene: SeatScene) -> bytes:
-    """One player's own picture (bot/pictures/seat.py), drawn the same way as a table's."""
-    return await _render(seat.seat_png, scene)
+    """One player's own picture (bot/pictures/seat.py), drawn the same way as a table's, by
+    the answers' worker."""
+    return await _render(seat.seat_png, scene, ANSWER)
 
 
 async def render_job(draw: Callable[[S], bytes], job: S) -> bytes:
@@ -78,20 +93,20 @@ async def render_job(draw: Callable[[S], bytes], job: S) -> bytes:
     return await _render(draw, job)
 
 
-async def _render(draw: Callable[[S], bytes], scene: S) -> bytes:
-    global _pool, _threads_only
+async def _render(draw: Callable[[S], bytes], scene: S, kind: str = BACKGROUND) -> bytes:
+    global _threads_only
     loop = asyncio.get_running_loop()
     for attempt in (1, 2):
         if _threads_only:
             break
         pool = None
         try:
-            pool = _worker_pool()
+            pool = _worker_pool(kind)
             return await loop.run_in_executor(pool, draw, scene)
         except BrokenProcessPool:
-            log.warning("the picture worker broke (attempt %d)", attempt)
-            if _pool is pool:
-                _pool = None
+            log.warning("the %s picture worker broke (attempt %d)", kind, attempt)
+            if _pools.get(kind) is pool:
+                del _pools[kind]
         except (AssertionError, OSError, RuntimeError) as error:
             # e.g. "daemonic processes are not allowed to have children"
             log.warning("pictures drawn in a thread: no worker process (%s)", error)

@@ -19,18 +19,17 @@ faces' ranks included, is at least that size: tests/test_pictures_seat.py checks
 
 from __future__ import annotations
 
-import io
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
-from PIL.PngImagePlugin import PngInfo
 
 from bot.engine.euchre.cards import JOKER_CODE
 from bot.engine.truco.cards import is_manilha
 from bot.engine.truco.game import BASE_VALUE
+from bot.pictures import layers
 from bot.pictures.cards import (
     card_face,
     devanagari_font,
@@ -38,6 +37,7 @@ from bot.pictures.cards import (
     font,
     suit_symbol,
 )
+from bot.pictures.layers import Sketch
 from bot.pictures.scene import SeatScene
 from bot.pictures.table import (
     DIM,
@@ -111,13 +111,23 @@ def min_text_size() -> int:
 @dataclass
 class Pen:
     """Draws the picture's texts and cards, and notes every text with its size (what the
-    legibility test reads): the one way this module puts letters on the picture."""
+    legibility test reads): the one way this module puts letters on the picture. It records
+    the steps (bot/pictures/layers.py): `seat_png` draws only the rows not cached, `image` all."""
 
-    image: Image.Image
+    sketch: Sketch
     written: list[Written] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.draw = ImageDraw.Draw(self.image)
+        # Records shapes like an ImageDraw.Draw (rounded_rectangle, ellipse, line, polygon...).
+        self.draw = self.sketch.draw
+        self._image: Image.Image | None = None
+
+    @property
+    def image(self) -> Image.Image:
+        """The whole picture, every step drawn."""
+        if self._image is None:
+            self._image = self.sketch.image()
+        return self._image
 
     def text(
         self,
@@ -130,10 +140,14 @@ class Pen:
         anchor: str = "la",
     ) -> None:
         self.written.append(Written(text, size))
-        draw_text(self.draw, xy, text, size, fill=fill, bold=bold, anchor=anchor)
+        self.sketch.text(xy, text, size, {"fill": fill, "bold": bold, "anchor": anchor}, draw_text)
 
     def length(self, text: str, size: int, *, bold: bool = True) -> float:
         return text_length(self.draw, text, size, bold=bold)
+
+    def paste(self, sprite: Image.Image, xy: tuple[int, int], key: Hashable) -> None:
+        """A sprite at top left `xy`; `key` names it (what makes it, e.g. its card and size)."""
+        self.sketch.paste(sprite, xy, key)
 
     def card(
         self, code: str, width: int, centre: tuple[float, float], look: str = "", game: str = ""
@@ -141,10 +155,11 @@ class Pen:
         """A card face centred at `centre`; `look`: "" plain, "dim" (faded toward `game`'s
         felt), "gold" (framed), "grey"."""
         self.written.extend(Written(text, size) for text, size in face_texts(code, width))
-        sprite = _sprite(code, width, look, game if look == "dim" else "")
+        key = (code, width, look, game if look == "dim" else "")
+        sprite = _sprite(*key)
         x = round(centre[0] - sprite.width / 2)
         y = round(centre[1] - sprite.height / 2)
-        self.image.paste(sprite, (x, y), sprite)
+        self.paste(sprite, (x, y), ("card", *key))
 
 
 # The framed, faded and greyed faces (a plain one is card_face's own image).
@@ -418,8 +433,7 @@ def _euchre_header(pen: Pen, scene: SeatScene, x0: int) -> None:
     pen.text((x0, 24), t("picture.trump", scene.locale), TEXT, fill=WHITE, anchor="lm")
     chip_x = x0 + pen.length(t("picture.trump", scene.locale), TEXT) + 12
     pen.draw.ellipse([chip_x, 4, chip_x + 40, 44], fill=PLATE)
-    symbol = suit_symbol(trump, 26)
-    pen.image.paste(symbol, (round(chip_x) + 7, 11), symbol)
+    pen.paste(suit_symbol(trump, 26), (round(chip_x) + 7, 11), ("suit", trump, 26))
     if view["maker"] is not None:
         maker = shown_name(scene.names[view["maker"]])
         pen.text(
@@ -493,7 +507,7 @@ def _felt(game: str) -> Image.Image:
 
 def draw_seat(scene: SeatScene) -> Pen:
     """The picture, drawn; the pen holds it (`.image`) and what was written on it."""
-    pen = Pen(_felt(scene.game).copy())
+    pen = Pen(Sketch(_felt(scene.game), ("seat", scene.game)))
     view = scene.view
     _header(pen, scene)
     if view["trick"]:
@@ -514,17 +528,10 @@ def draw_seat(scene: SeatScene) -> Pen:
 def seat_png(scene: SeatScene) -> bytes:
     """The picture as PNG bytes (pure CPU work: the picture worker runs it). The text chunks
     name the table, version and seat, so a test can tell which state a sent picture shows."""
-    info = PngInfo()
-    info.add_text("table", str(scene.table_id))
-    info.add_text("version", str(scene.version))
-    info.add_text("seat", str(scene.seat))
-    out = io.BytesIO()
-    image = draw_seat(scene).image
-    # The table picture's way: one fixed palette per game (exact flat colours, chosen blends).
-    image.quantize(palette=_palette(scene.game), dither=Image.Dither.NONE).save(
-        out, format="PNG", pnginfo=info, compress_level=3
-    )
-    return out.getvalue()
+    texts = {"table": str(scene.table_id), "version": str(scene.version), "seat": str(scene.seat)}
+    # The table picture's way: one fixed palette per game (exact flat colours, chosen blends);
+    # only the bands no earlier picture had are drawn, mapped and compressed.
+    return layers.png(draw_seat(scene).sketch, _palette(scene.game), texts)
 
 
 # A few cards carry every colour a face has (red and black suits, courts, a ten, the joker).

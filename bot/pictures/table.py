@@ -11,13 +11,15 @@ from __future__ import annotations
 import io
 import re
 import unicodedata
+from collections.abc import Hashable
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 from PIL.PngImagePlugin import PngInfo
 
 from bot.engine.truco.game import BASE_VALUE
-from bot.pictures import cards
+from bot.pictures import cards, layers
 from bot.pictures.cards import (
     card_back,
     card_face,
@@ -26,6 +28,7 @@ from bot.pictures.cards import (
     font,
     suit_symbol,
 )
+from bot.pictures.layers import Sketch
 from bot.pictures.scene import Scene, Trick
 from bot.texts import t
 
@@ -143,12 +146,36 @@ def _run_mask(part: str, size: int, bold: bool, devanagari: bool) -> tuple[Image
 
 def _length(draw: ImageDraw.ImageDraw, text: str, size: int, *, bold: bool = True) -> float:
     """The width of `text` as _text draws it."""
+    return _text_length(text, size, bold)
+
+
+@lru_cache(maxsize=4096)
+def _text_length(text: str, size: int, bold: bool) -> float:
+    """`_length`, kept: a picture measures the same labels and names version after version."""
     if not DEVANAGARI.search(text):
-        return draw.textlength(text, font=font(size, bold=bold))
+        return font(size, bold=bold).getlength(text)
     return sum(_run_length(part, size, bold, devanagari) for part, devanagari in _runs(text))
 
 
 def _text(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    *,
+    fill: tuple[int, int, int],
+    bold: bool = True,
+    anchor: str = "la",
+) -> None:
+    """`_draw_text`, or on a sketch's pen (bot/pictures/layers.py) a step that draws it."""
+    record = getattr(draw, "record_text", None)
+    if record is not None:
+        record(xy, text, size, {"fill": fill, "bold": bold, "anchor": anchor}, _draw_text)
+    else:
+        _draw_text(draw, xy, text, size, fill=fill, bold=bold, anchor=anchor)
+
+
+def _draw_text(
     draw: ImageDraw.ImageDraw,
     xy: tuple[float, float],
     text: str,
@@ -192,10 +219,11 @@ def shown_name(name: str) -> str:
     return kept or "?"
 
 
-def _paste(image: Image.Image, sprite: Image.Image, centre: tuple[float, float]) -> None:
+def _paste(canvas: Sketch, sprite: Image.Image, centre: tuple[float, float], key: Hashable) -> None:
+    """`sprite` centred at `centre`; `key` names it (what makes it: e.g. a card and its size)."""
     x = round(centre[0] - sprite.width / 2)
     y = round(centre[1] - sprite.height / 2)
-    image.paste(sprite, (x, y), sprite)
+    canvas.paste(sprite, (x, y), key)
 
 
 def _plate(
@@ -238,7 +266,7 @@ def _seat_note(scene: Scene, seat: int) -> str:
     return " · ".join(notes)
 
 
-def _seats(image: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene) -> None:
+def _seats(image: Sketch, draw: ImageDraw.ImageDraw, scene: Scene) -> None:
     view = scene.view
     to_act = set(view["to_act"]) if view is not None else set()
     for seat, centre in enumerate(PLATES):
@@ -259,7 +287,7 @@ def _seats(image: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene) -> None:
         else:
             x, y = centre[0] + width // 2 + 22, centre[1]
         for index in range(count):
-            _paste(image, card_back(BACKS), (x + index * 10, y))
+            _paste(image, card_back(BACKS), (x + index * 10, y), ("back", BACKS))
 
 
 def _score_box(draw: ImageDraw.ImageDraw, scene: Scene) -> None:
@@ -294,13 +322,12 @@ def _score_box(draw: ImageDraw.ImageDraw, scene: Scene) -> None:
             _text(draw, (210, y + 1), str(tricks), 16, fill=TURN, anchor="ra")
 
 
-def _suit_chip(image: Image.Image, draw: ImageDraw.ImageDraw, suit: str, x: int, y: int) -> None:
+def _suit_chip(image: Sketch, draw: ImageDraw.ImageDraw, suit: str, x: int, y: int) -> None:
     draw.ellipse([x, y, x + 34, y + 34], fill=PLATE)
-    symbol = suit_symbol(suit, 22)
-    image.paste(symbol, (x + 6, y + 6), symbol)
+    image.paste(suit_symbol(suit, 22), (x + 6, y + 6), ("suit", suit, 22))
 
 
-def _euchre_box(image: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene) -> None:
+def _euchre_box(image: Sketch, draw: ImageDraw.ImageDraw, scene: Scene) -> None:
     view = scene.view
     assert view is not None
     locale = scene.locale
@@ -316,10 +343,12 @@ def _euchre_box(image: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene) -> 
     elif view["turned_card"] is not None:  # none while a fair hand waits for its cut
         key = "picture.turned_down" if view["turned_down"] else "picture.turned_up"
         _text(draw, (x0 + 12, 26), t(key, locale), 14, fill=WHITE)
-        card = card_face(view["turned_card"], 40)
-        if view["turned_down"]:
-            card = card.convert("LA").convert("RGBA")
-        image.paste(card, (x0 + 130, 24), card)
+        down = bool(view["turned_down"])
+        image.paste(
+            _turned(view["turned_card"], down),
+            (x0 + 130, 24),
+            ("turned", view["turned_card"], down),
+        )
         if view.get("named_suit"):
             _suit_chip(image, draw, view["named_suit"], x0 + 14, 56)
 
@@ -348,15 +377,16 @@ def _truco_box(draw: ImageDraw.ImageDraw, scene: Scene) -> None:
         _text(draw, (x0 + 58, 50 + index * 17), line, 13, fill=TURN)
 
 
-def _trick(image: Image.Image, scene: Scene) -> None:
+def _trick(image: Sketch, scene: Scene) -> None:
     view = scene.view
     assert view is not None
     for entry in view["trick"]:
         dx, dy = CARD_OFFSETS[entry["seat"]]
-        _paste(image, card_face(entry["card"], CARD), (CENTRE[0] + dx, CENTRE[1] + dy))
+        card = entry["card"]
+        _paste(image, card_face(card, CARD), (CENTRE[0] + dx, CENTRE[1] + dy), ("card", card, CARD))
 
 
-def _last_hand(image: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene) -> None:
+def _last_hand(image: Sketch, draw: ImageDraw.ImageDraw, scene: Scene) -> None:
     """The finished hand's tricks in a row across the middle, each winning card raised."""
     tricks: list[Trick] = scene.last_hand
     locale = scene.locale
@@ -378,7 +408,9 @@ def _last_hand(image: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene) -> N
             sprite = card_face(card, SMALL)
             lift = -10 if seat == trick.winner else 0
             image.paste(
-                sprite, (round(x + index * step), round(y - sprite.height / 2 + lift)), sprite
+                sprite,
+                (round(x + index * step), round(y - sprite.height / 2 + lift)),
+                ("card", card, SMALL),
             )
         label = (
             t("picture.team", locale, number=trick.winner % 2 + 1)
@@ -418,9 +450,23 @@ def _lobby(draw: ImageDraw.ImageDraw, scene: Scene) -> None:
     )
 
 
+@lru_cache(maxsize=128)
+def _turned(code: str, down: bool) -> Image.Image:
+    """The turned card in the euchre box: greyed once turned down (E9)."""
+    card = card_face(code, 40)
+    return card.convert("LA").convert("RGBA") if down else card
+
+
 def draw_table(scene: Scene) -> Image.Image:
-    image = _felt(scene.game).copy()
-    draw = ImageDraw.Draw(image)
+    """The whole picture, every step drawn."""
+    return sketch_table(scene).image()
+
+
+def sketch_table(scene: Scene) -> Sketch:
+    """The picture as steps over the felt (bot/pictures/layers.py): `table_png` draws only the
+    bands no earlier picture had."""
+    image = Sketch(_felt(scene.game), ("table", scene.game))
+    draw: Any = image.draw
     if scene.stage == "lobby" or scene.view is None:
         _lobby(draw, scene)
     else:
@@ -515,5 +561,7 @@ def prepare() -> None:
 
 
 def table_png(scene: Scene) -> bytes:
-    """The whole picture, as PNG bytes. Pure CPU work: run it off the event loop."""
-    return png_bytes(draw_table(scene), scene)
+    """The whole picture, as PNG bytes (the same pixels as png_bytes(draw_table(scene)), only
+    the bands not cached drawn). Pure CPU work: run it off the event loop."""
+    texts = {"table": str(scene.table_id), "version": str(scene.version)}
+    return layers.png(sketch_table(scene), _palette(scene.game), texts)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 
-from bot.engine.common import Rng, hand_rng
+from bot.engine.common import Rng, hand_rng, hand_state
 from bot.engine.euchre import Options, new_game
 
 
@@ -93,6 +93,8 @@ def test_hand_rng_is_rng_of_its_three_parts_whatever_came_before() -> None:
         for hand_number in (-1, 0, 1, 9):
             for purpose in (0, 1, 2):
                 fast, plain = hand_rng(seed, hand_number, purpose), Rng(seed, hand_number, purpose)
+                # hand_state: where that stream starts (the deals draw from it directly)
+                assert hand_state(seed, hand_number, purpose) == plain._state
                 assert [fast.next64() for _ in range(3)] == [plain.next64() for _ in range(3)]
 
 
@@ -112,4 +114,4 @@ def test_E8_deal_masks_draws_the_cards_of_draw_cards() -> None:
                 hands = [0, 0, 0, 0]
                 for k, card in enumerate(drawn[:20]):
                     hands[(dealer + 1 + k // 5) % 4] |= BIT[card]
-                assert deal_masks(hand_rng(seed, 3), plan, dealer) == (hands, [drawn[20], *rest])
+                assert deal_masks(hand_state(seed, 3), plan, dealer) == (hands, [drawn[20], *rest])

@@ -197,19 +197,26 @@ def deal_plan(deck: Sequence[int]) -> DealPlan:
     return tuple(1 << c for c in deck), chunks
 
 
-def deal_masks(rng: Rng, plan: DealPlan, dealer: int) -> tuple[list[int], list[int]]:
+def deal_masks(state: int, plan: DealPlan, dealer: int) -> tuple[list[int], list[int]]:
     """E8: a uniform deal, exactly the cards of `draw_cards(rng, deck, 21)` (five each clockwise
     from the dealer's left, then the turned card), as (hand masks by seat, kitty with the
-    turned card first). Bits are drawn instead of ids so a hand is five ORs (the hot path)."""
+    turned card first). Bits are drawn instead of ids so a hand is five ORs (the hot path).
+    `state`: where the draws start, `hand_state(...)` (the Rng of `hand_rng(...)` without
+    making one)."""
     bits, chunks = plan
     pool = list(bits)
     pop = pool.pop
     d: list[int] = []
     append = d.append
+    # Rng.next64 written out (a deal's hot spot: two or three draws, no method call).
     for radices, prod, limit in chunks:
-        value = rng.next64()
-        while value >= limit:
-            value = rng.next64()
+        while True:
+            state = (state + 0x9E3779B97F4A7C15) & MASK64
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+            value = z ^ (z >> 31)
+            if value < limit:
+                break
         value %= prod
         for radix in radices:
             append(pop(value % radix))

@@ -27,6 +27,7 @@ from bot.engine.common import (
     InvalidOptions,
     NotYourTurn,
     hand_rng,
+    hand_state,
     partner_of,
 )
 from bot.engine.euchre import events as ev
@@ -547,7 +548,7 @@ class Game(GameRecord):
         if self._deals is None:
             # E8: a uniform deal; the order of the cards left face down under the turned card
             # plays no part, so only the 20 dealt and the turned card are drawn.
-            return deal_masks(hand_rng(self.seed, hand_number, PURPOSE_DEAL), self._plan, dealer)
+            return deal_masks(hand_state(self.seed, hand_number, PURPOSE_DEAL), self._plan, dealer)
         hand_lists, kitty = self._checked_deal(self._deals(hand_number, dealer))
         return [mask_of(hand) for hand in hand_lists], kitty
 
@@ -905,7 +906,7 @@ class Game(GameRecord):
         if goes_on and self._fair is None:
             if self._deals is None:  # _fetch_deal's seeded case, written out (once a hand)
                 deal = deal_masks(
-                    hand_rng(self.seed, self.hand_number + 1, PURPOSE_DEAL),
+                    hand_state(self.seed, self.hand_number + 1, PURPOSE_DEAL),
                     self._plan,
                     (self.dealer + 1) % 4,
                 )

@@ -11,7 +11,7 @@ import math
 from collections.abc import Sequence
 from typing import Final
 
-from bot.engine.common import InvalidOptions, hand_rng
+from bot.engine.common import MASK64, InvalidOptions, hand_state
 
 RANKS: Final = "A234567JQK"
 SUITS: Final = "CDHS"
@@ -88,6 +88,8 @@ _COMBINATIONS: Final[tuple[tuple[tuple[int, int, int], ...], ...]] = tuple(
 _DEAL_COUNT: Final = math.prod(len(table) for table in _COMBINATIONS)
 _DRAW_LIMIT: Final = (1 << 64) - ((1 << 64) % _DEAL_COUNT)
 DISPLAY_DECK: Final[tuple[str, ...]] = tuple(sorted(DECK, key=DISPLAY_INDEX.__getitem__))
+_TRIPLES_40, _TRIPLES_37, _TRIPLES_34, _TRIPLES_31 = _COMBINATIONS
+_COUNT_40, _COUNT_37, _COUNT_34, _COUNT_31 = (len(table) for table in _COMBINATIONS)
 
 
 def seeded_deal(
@@ -101,17 +103,35 @@ def seeded_deal(
     cards (from the player after the dealer, in turn order). `pool` is the deck in display order
     (the engine passes its `play:` action strings, so its hot path never converts); the hands
     keep that order."""
-    rng = hand_rng(seed, hand_number)
-    draw = rng.next64()
-    while draw >= _DRAW_LIMIT:
-        draw = rng.next64()
+    # hand_rng(seed, hand_number).next64() until a draw is below the limit, written out (a
+    # deal is a good part of a random hand's time: no Rng made, no call per draw).
+    state = hand_state(seed, hand_number)
+    while True:
+        state = (state + 0x9E3779B97F4A7C15) & MASK64
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        draw = z ^ (z >> 31)
+        if draw < _DRAW_LIMIT:
+            break
+    # The four hands written out: pick a triple of the pool left, take it out (highest index
+    # first, so the lower ones stay valid).
     left = list(pool)
+    first, second, third, fourth = seats
     hands: list[list[str]] = [[], [], [], []]
-    for table, seat in zip(_COMBINATIONS, seats, strict=True):
-        draw, pick = divmod(draw, len(table))
-        i, j, k = table[pick]
-        hands[seat] = [left[i], left[j], left[k]]
-        del left[k], left[j], left[i]  # highest first, so the lower indices stay valid
+    i, j, k = _TRIPLES_40[draw % _COUNT_40]
+    draw //= _COUNT_40
+    hands[first] = [left[i], left[j], left[k]]
+    del left[k], left[j], left[i]
+    i, j, k = _TRIPLES_37[draw % _COUNT_37]
+    draw //= _COUNT_37
+    hands[second] = [left[i], left[j], left[k]]
+    del left[k], left[j], left[i]
+    i, j, k = _TRIPLES_34[draw % _COUNT_34]
+    draw //= _COUNT_34
+    hands[third] = [left[i], left[j], left[k]]
+    del left[k], left[j], left[i]
+    i, j, k = _TRIPLES_31[draw % _COUNT_31]
+    hands[fourth] = [left[i], left[j], left[k]]
     return hands
 
 

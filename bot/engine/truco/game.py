@@ -104,6 +104,8 @@ PLAY_ACTION: Final[dict[str, str]] = {card: PLAY_PREFIX + card for card in DECK}
 COVER_PLAY: Final[dict[str, str]] = {COVER_PREFIX + card: PLAY_ACTION[card] for card in DECK}
 PLAY_COVER: Final[dict[str, str]] = {play: cover for cover, play in COVER_PLAY.items()}
 _PREFIX_LEN: Final = len(PLAY_PREFIX)
+# "play:7H" -> "7H", the deck's own strings: a play looks its card up (no new string a card).
+CARD_OF_PLAY: Final[dict[str, str]] = {play: card for card, play in PLAY_ACTION.items()}
 # Hands hold `play:` action strings, so legal_actions is a list copy and apply a membership test.
 PLAY_DISPLAY_DECK: Final[tuple[str, ...]] = tuple(PLAY_ACTION[card] for card in DISPLAY_DECK)
 ANSWER_ACTIONS: Final[frozenset[str]] = frozenset({ACCEPT, RUN, RAISE})
@@ -184,7 +186,6 @@ class Game(GameRecord):
         "_scores",
         "_special",
         "_target",
-        "_to_act",
         "_trick",
         "_turn",
         "actions",
@@ -198,6 +199,7 @@ class Game(GameRecord):
         "options",
         "phase",
         "seed",
+        "to_act",
         "winner",
     )
 
@@ -224,7 +226,9 @@ class Game(GameRecord):
     _results: list[int | None]  # each finished round's winning team, None for a tie
     _last_trick: Round | None
     _turn: int
-    _to_act: list[int]
+    # Who may act: a plain attribute, as euchre's (the hot path reads it at every step). Read
+    # it, never change it: the engine replaces the list, never mutates it.
+    to_act: list[int]
     _hand_value: int
     _level: int
     _last_asker: int
@@ -290,10 +294,6 @@ class Game(GameRecord):
     # --- the public surface -------------------------------------------------------------------
 
     @property
-    def to_act(self) -> list[int]:
-        return self._to_act[:]
-
-    @property
     def scores(self) -> tuple[int, int]:
         return self._scores[0], self._scores[1]
 
@@ -311,7 +311,7 @@ class Game(GameRecord):
                 actions += _RAISE_ONLY
             return actions
         _check_seat(seat)
-        if seat not in self._to_act or self.phase == PHASE_PLAY:
+        if seat not in self.to_act or self.phase == PHASE_PLAY:
             return []
         if self.phase == PHASE_ANSWER and self._pending + 1 < TOP_LEVEL:
             return list(_ACCEPT_RUN_RAISE)
@@ -319,7 +319,7 @@ class Game(GameRecord):
 
     def apply(self, seat: int, action: str) -> list[Event]:
         # One membership test covers the common case; `_refuse` finds the precise error.
-        if seat.__class__ is not int or seat not in self._to_act or action.__class__ is not str:
+        if seat.__class__ is not int or seat not in self.to_act or action.__class__ is not str:
             if self.phase == PHASE_CUT:
                 return self._cut(seat, action)
             self._refuse(seat, action)
@@ -328,7 +328,7 @@ class Game(GameRecord):
             hand = self._hands[seat]
             played: str | None = action
             if action in hand:
-                code = action[_PREFIX_LEN:]
+                code = CARD_OF_PLAY[action]
             else:  # T15: `cover:<card>` plays a card of the hand face down
                 played = COVER_PLAY.get(action)
                 if played not in hand or not (self._coberta and self._results):
@@ -343,7 +343,7 @@ class Game(GameRecord):
                     trick.append((seat, code))
                     turn = NEXT_SEAT[seat]
                     self._turn = turn
-                    self._to_act = [turn]
+                    self.to_act = [turn]
                     self.actions.append((seat, action))
                     # No event for a single card: the view shows the round in progress, the
                     # action log has every play, and the round's event lists its four cards.
@@ -451,14 +451,14 @@ class Game(GameRecord):
             self._raise_open = True
             self._hand_value = BASE_VALUE
             self.phase = PHASE_PLAY
-            self._to_act = [leader]
+            self.to_act = [leader]
         elif ten0 and ten1:  # T14
             self._hand_of_ten = -1
             self._iron = True
             self._raise_open = False
             self._hand_value = IRON_HAND_VALUE
             self.phase = PHASE_PLAY
-            self._to_act = [leader]
+            self.to_act = [leader]
             out.append(Event(ev.IRON_HAND, None, {"hand_number": self.hand_number}))
         else:  # T13
             team = 0 if ten0 else 1
@@ -467,7 +467,7 @@ class Game(GameRecord):
             self._raise_open = False
             self._hand_value = HAND_OF_TEN_VALUE
             self.phase = PHASE_HAND_OF_TEN
-            self._to_act = [seat for seat in _turn_order(leader) if team_of(seat) == team]
+            self.to_act = [seat for seat in _turn_order(leader) if team_of(seat) == team]
             out.append(Event(ev.HAND_OF_TEN, None, {"team": team}))
 
     def _end_round(self, seat: int, action: str, card: str) -> list[Event]:
@@ -537,7 +537,7 @@ class Game(GameRecord):
         out = [result]
         if decided is None:
             self._turn = next_leader
-            self._to_act = [next_leader]
+            self.to_act = [next_leader]
         else:
             self._finish_hand(decided[0], self._hand_value, decided[1], next_hands, out)
         return out
@@ -550,7 +550,7 @@ class Game(GameRecord):
         self._pending_seat = seat
         self.phase = PHASE_ANSWER
         # Either player of the other pair may answer (T9); the next in turn order is listed first.
-        self._to_act = [NEXT_SEAT[seat], PREV_SEAT[seat]]
+        self.to_act = [NEXT_SEAT[seat], PREV_SEAT[seat]]
         return [
             Event(
                 ASK_KIND[level],
@@ -577,7 +577,7 @@ class Game(GameRecord):
         name, value = self._take_pending()
         self._answered |= 1 << (seat & 1)
         self.phase = PHASE_PLAY
-        self._to_act = [self._turn]  # T9: after the answers, the player on turn plays
+        self.to_act = [self._turn]  # T9: after the answers, the player on turn plays
         return [Event(ev.ACCEPTED, seat, {"team": seat & 1, "name": name, "value": value})]
 
     def _counter_raise(self, seat: int) -> list[Event]:
@@ -609,7 +609,7 @@ class Game(GameRecord):
     def _play_hand_of_ten(self, seat: int) -> list[Event]:
         self._answered |= 1 << (seat & 1)
         self.phase = PHASE_PLAY
-        self._to_act = [self._turn]
+        self.to_act = [self._turn]
         return [Event(ev.HAND_OF_TEN_PLAYED, seat, {"team": seat & 1, "value": HAND_OF_TEN_VALUE})]
 
     def _refuse_hand_of_ten(self, seat: int) -> list[Event]:
@@ -658,7 +658,7 @@ class Game(GameRecord):
             self.phase = PHASE_OVER
             self.is_over = True
             self.winner = team
-            self._to_act = []
+            self.to_act = []
             return
         self.hand_number += 1
         self._hand_start = len(self.actions) + 1  # the action that ended the hand is logged next
@@ -719,7 +719,7 @@ class Game(GameRecord):
         self._hand_value = BASE_VALUE
         self._answered = 0
         self._turn = cutter
-        self._to_act = []
+        self.to_act = []
         self.phase = PHASE_CUT
 
     def _cut(self, seat: object, action: object) -> list[Event]:
@@ -781,7 +781,7 @@ class Game(GameRecord):
             "phase": self.phase,
             "dealer": self.dealer,
             "hand_number": self.hand_number,
-            "to_act": list(self._to_act),
+            "to_act": list(self.to_act),
             "legal_actions": [] if seat is None else self.legal_actions(seat),
             "hand": None if seat is None else _cards(self._hands[seat]),
             "hand_sizes": [len(hand) for hand in self._hands],
@@ -866,7 +866,7 @@ class Game(GameRecord):
         new._trick = list(self._trick)
         new._rounds = list(self._rounds)
         new._results = list(self._results)
-        new._to_act = list(self._to_act)
+        new.to_act = list(self.to_act)
         if self._fair is not None:
             new._fair = self._fair.copy()
         return new
@@ -884,7 +884,7 @@ class Game(GameRecord):
     def __repr__(self) -> str:
         return (
             f"<truco Game hand={self.hand_number} phase={self.phase} scores={self.scores} "
-            f"to_act={self._to_act}>"
+            f"to_act={self.to_act}>"
         )
 
 

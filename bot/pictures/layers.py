@@ -1,0 +1,255 @@
+"""Pictures drawn as recorded steps and written as PNG in horizontal bands, each band's bytes
+cached by what is drawn on it (issue 31: pictures off the acknowledgement path's cost).
+
+A picture is first a *sketch*: the list of its drawing steps (a shape, a text, a sprite), each
+with the rows it can touch. A band of rows is fully decided by the background and the steps
+that touch it, in order, so that list is the band's key. A band seen before (in any picture of
+any table: the felt, the header of an unchanged score, the plates, a hand that did not move) is
+taken from the cache already quantized and compressed; only the other bands are drawn (just the
+steps that touch them), mapped to the game's fixed palette and compressed. The PNG is then the
+bands' deflate blocks one after another: each band is compressed apart (a full flush), so its
+bytes stand alone, and the zlib checksum is combined from the bands' own.
+
+The decoded picture is pixel for pixel what drawing every step on the whole image gives
+(tests/ui/test_pictures_layers.py checks it on every sample): the steps that are left out touch
+none of the rows that are drawn.
+"""
+
+from __future__ import annotations
+
+import struct
+import threading
+import zlib
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterable
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+BAND = 32  # rows per band: small enough that a change redraws little, large enough to compress
+CACHE_BANDS = 4096  # ~1-3 KB each: a few MB in the picture worker
+LEVEL = 3  # zlib level of a new band: see scripts/bench_pictures.py (size against speed)
+ADLER_BASE = 65521
+
+# The shape methods of ImageDraw a step may use; anything else (textlength...) only measures.
+SHAPES = frozenset(
+    {"rounded_rectangle", "rectangle", "ellipse", "polygon", "line", "arc", "chord", "pieslice"}
+)
+
+# ImageDraw's drawing calls that a step cannot record (their rows are not in their arguments).
+UNRECORDED = frozenset({"text", "multiline_text", "bitmap", "point", "floodfill"})
+
+Step = tuple[int, int, Hashable, Callable[[Image.Image, ImageDraw.ImageDraw], None]]
+
+
+def _frozen(value: Any) -> Hashable:
+    if isinstance(value, list | tuple):
+        return tuple(_frozen(part) for part in value)
+    return value  # type: ignore[no-any-return]
+
+
+def _rows(xy: Any, pad: float) -> tuple[int, int]:
+    """The rows a shape with these coordinates can touch: a flat list of numbers (x, y, x, y),
+    or a list of points."""
+    points = list(xy)
+    if points and isinstance(points[0], list | tuple):
+        ys = [point[1] for point in points]
+    else:
+        ys = points[1::2]
+    return int(min(ys) - pad) - 1, int(max(ys) + pad) + 2
+
+
+class _Recorder:
+    """Stands where an ImageDraw.Draw would: its shape calls become steps of the sketch, its
+    measuring calls go to a real one."""
+
+    def __init__(self, sketch: Sketch) -> None:
+        self._sketch = sketch
+        self._measure = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+
+    def record_text(
+        self,
+        xy: tuple[float, float],
+        text: str,
+        size: int,
+        kwargs: dict[str, Any],
+        write: Callable[..., None],
+    ) -> None:
+        """A text, as `Sketch.text` (table.py's `_text` calls it when given this pen)."""
+        self._sketch.text(xy, text, size, kwargs, write)
+
+    def __getattr__(self, name: str) -> Any:
+        if name in UNRECORDED:
+            # Would draw on the measuring image, i.e. nowhere: say so instead.
+            raise AttributeError(
+                f"a sketch's pen has no {name}(): write texts with table._text / Pen.text, "
+                "paste sprites with Sketch.paste(sprite, xy, key)"
+            )
+        if name not in SHAPES:
+            return getattr(self._measure, name)
+
+        def shape(*args: Any, **kwargs: Any) -> None:
+            xy = args[0] if args else kwargs["xy"]
+            top, bottom = _rows(xy, float(kwargs.get("width", 1)) + 1)
+            key = (name, _frozen(args), tuple(sorted((k, _frozen(v)) for k, v in kwargs.items())))
+
+            def apply(_image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
+                getattr(draw, name)(*args, **kwargs)
+
+            self._sketch.steps.append((top, bottom, key, apply))
+
+        return shape
+
+
+class Sketch:
+    """A picture as steps over a cached background; `image()` draws it all."""
+
+    def __init__(self, background: Image.Image, background_key: Hashable) -> None:
+        self.background = background
+        self.background_key = background_key
+        self.steps: list[Step] = []
+        self.draw: Any = _Recorder(self)
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.background.size
+
+    def paste(self, sprite: Image.Image, xy: tuple[int, int], key: Hashable) -> None:
+        """`sprite` (RGBA, its own mask) at top left `xy`; `key` names the sprite (the same key,
+        the same pixels)."""
+        x, y = xy
+
+        def apply(image: Image.Image, _draw: ImageDraw.ImageDraw) -> None:
+            image.paste(sprite, (x, y), sprite)
+
+        self.steps.append((y, y + sprite.height, ("paste", key, x, y), apply))
+
+    def text(
+        self,
+        xy: tuple[float, float],
+        text: str,
+        size: int,
+        kwargs: dict[str, Any],
+        write: Callable[..., None],
+    ) -> None:
+        """A text drawn by `write(draw, xy, text, size, **kwargs)`; its letters stay within
+        2.5 sizes of `xy`'s row whatever the anchor and the font (Devanagari marks included)."""
+
+        def apply(_image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
+            write(draw, xy, text, size, **kwargs)
+
+        reach = int(size * 2.5) + 2
+        key = ("text", xy, text, size, tuple(sorted(kwargs.items())))
+        self.steps.append((int(xy[1]) - reach, int(xy[1]) + reach, key, apply))
+
+    def image(self, bands: Iterable[int] | None = None) -> Image.Image:
+        """The picture: every step drawn, or only those touching `bands` (the other rows are
+        then unfinished)."""
+        image = self.background.copy()
+        draw = ImageDraw.Draw(image)
+        wanted = None if bands is None else set(bands)
+        for top, bottom, _key, apply in self.steps:
+            if wanted is None or any(b in wanted for b in range(top // BAND, bottom // BAND + 1)):
+                apply(image, draw)
+        return image
+
+    def band_keys(self) -> list[Hashable]:
+        count = -(-self.size[1] // BAND)
+        lists: list[list[Hashable]] = [[] for _ in range(count)]
+        for top, bottom, key, _apply in self.steps:
+            for band in range(max(0, top // BAND), min(count - 1, bottom // BAND) + 1):
+                lists[band].append(key)
+        return [(self.background_key, band, tuple(keys)) for band, keys in enumerate(lists)]
+
+
+# band key -> (deflate blocks, adler32 of the band's filtered rows, their length)
+_cache: OrderedDict[Hashable, tuple[bytes, int, int]] = OrderedDict()
+_lock = threading.Lock()  # where pictures fall back to threads, several may draw at once
+
+
+def adler32_combine(first: int, second: int, second_length: int) -> int:
+    """zlib's adler32_combine: the checksum of A + B from A's, B's and B's length."""
+    remainder = second_length % ADLER_BASE
+    sum1 = first & 0xFFFF
+    sum2 = (remainder * sum1) % ADLER_BASE
+    sum1 = (sum1 + (second & 0xFFFF) + ADLER_BASE - 1) % ADLER_BASE
+    sum2 = (sum2 + (first >> 16) + (second >> 16) + ADLER_BASE - remainder) % ADLER_BASE
+    return sum1 | (sum2 << 16)
+
+
+def _encode_bands(
+    sketch: Sketch, palette: Image.Image, missing: list[int], keys: list[Hashable]
+) -> dict[int, tuple[bytes, int, int]]:
+    width, height = sketch.size
+    image = sketch.image(missing)
+    # One mapping to the palette for the rows from the first missing band to the last: each
+    # call sets up a colour cache that costs as much as mapping several bands. Nearest colour,
+    # no dithering: a pixel's index is its own, so rows mapped apart equal the whole picture's.
+    top = missing[0] * BAND
+    bottom = min(height, (missing[-1] + 1) * BAND)
+    raw = (
+        image.crop((0, top, width, bottom))
+        .quantize(palette=palette, dither=Image.Dither.NONE)
+        .tobytes()
+    )
+    compressor = zlib.compressobj(LEVEL, zlib.DEFLATED, -15)
+    out: dict[int, tuple[bytes, int, int]] = {}
+    for band in missing:
+        start = (band * BAND - top) * width
+        end = (min(height, (band + 1) * BAND) - top) * width
+        rows = b"".join(b"\0" + raw[r : r + width] for r in range(start, end, width))
+        # A full flush ends the band's blocks on a byte with nothing referring back: they
+        # stand alone, whatever band comes before them in a later picture.
+        blocks = compressor.compress(rows) + compressor.flush(zlib.Z_FULL_FLUSH)
+        out[band] = (blocks, zlib.adler32(rows), len(rows))
+    with _lock:
+        for band, encoded in out.items():
+            _cache[keys[band]] = encoded
+        while len(_cache) > CACHE_BANDS:
+            _cache.popitem(last=False)
+    return out
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+def png(sketch: Sketch, palette: Image.Image, texts: dict[str, str]) -> bytes:
+    """The sketch as an 8-bit palette PNG (no filter, as Pillow writes a palette image), with
+    `texts` as tEXt chunks."""
+    keys = sketch.band_keys()
+    found: dict[int, tuple[bytes, int, int]] = {}
+    missing = []
+    with _lock:
+        for band, key in enumerate(keys):
+            hit = _cache.get(key)
+            if hit is None:
+                missing.append(band)
+            else:
+                _cache.move_to_end(key)
+                found[band] = hit
+    if missing:
+        found.update(_encode_bands(sketch, palette, missing, keys))
+    adler = 1
+    parts = [b"\x78\x01"]  # zlib header: deflate, 32 KB window, fastest
+    for band in range(len(keys)):
+        blocks, band_adler, length = found[band]
+        parts.append(blocks)
+        adler = adler32_combine(adler, band_adler, length)
+    parts.append(b"\x03\x00")  # the last block: empty, fixed codes
+    parts.append(struct.pack(">I", adler))
+    width, height = sketch.size
+    colours = palette.getpalette() or []
+    out = [
+        b"\x89PNG\r\n\x1a\n",
+        _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)),
+        _chunk(b"PLTE", bytes(colours[: 256 * 3])),
+    ]
+    out += [_chunk(b"tEXt", f"{k}\0{v}".encode("latin-1")) for k, v in texts.items()]
+    out += [_chunk(b"IDAT", b"".join(parts)), _chunk(b"IEND", b"")]
+    return b"".join(out)
+
+
+def clear_cache() -> None:
+    with _lock:
+        _cache.clear()

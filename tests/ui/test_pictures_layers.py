@@ -1,0 +1,107 @@
+"""Issue 31: a seat picture is written from cached bands (bot/pictures/layers.py). Whatever the
+cache holds, the PNG decodes to exactly the picture drawn whole and mapped to the game's palette,
+its zlib stream checks out, and its text chunks name the table, version and seat."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import struct
+import zlib
+
+import pytest
+from PIL import Image
+
+from bot.pictures import layers, samples, seat, table
+from bot.pictures.scene import scene_of, seat_scene_of
+
+
+def _idat(data: bytes) -> bytes:
+    """The IDAT bytes of a PNG, every chunk's CRC checked on the way."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    position, out = 8, b""
+    while position < len(data):
+        (length,) = struct.unpack(">I", data[position : position + 4])
+        kind = data[position + 4 : position + 8]
+        body = data[position + 8 : position + 8 + length]
+        (crc,) = struct.unpack(">I", data[position + 8 + length : position + 12 + length])
+        assert crc == zlib.crc32(kind + body)
+        if kind == b"IDAT":
+            out += body
+        position += 12 + length
+    return out
+
+
+def test_adler32_combine_matches_zlib() -> None:
+    first, second = b"the felt and the rail" * 50, bytes(range(256)) * 300
+    combined = layers.adler32_combine(zlib.adler32(first), zlib.adler32(second), len(second))
+    assert combined == zlib.adler32(first + second)
+
+
+@pytest.mark.parametrize("game", ["euchre", "truco"])
+def test_banded_png_is_the_whole_picture_cold_and_warm(game: str) -> None:
+    for table_state in samples.stages(game).values():
+        for position in range(4):
+            scene = seat_scene_of(table_state, position, None, now=0.0)
+            if scene is None:
+                continue
+            whole = seat.draw_seat(scene).image
+            expected = whole.quantize(palette=seat._palette(game), dither=Image.Dither.NONE)
+            for cold in (True, False):  # every band drawn, then every band from the cache
+                if cold:
+                    layers.clear_cache()
+                data = seat.seat_png(scene)
+                decoded = Image.open(io.BytesIO(data))
+                decoded.load()
+                assert decoded.mode == "P" and decoded.size == whole.size
+                assert decoded.tobytes() == expected.tobytes()
+                assert decoded.convert("RGB").tobytes() == expected.convert("RGB").tobytes()
+                assert decoded.text == {
+                    "table": str(scene.table_id),
+                    "version": str(scene.version),
+                    "seat": str(position),
+                }
+                # zlib's own decoder checks the combined checksum.
+                assert len(zlib.decompress(_idat(data))) == whole.height * (whole.width + 1)
+
+
+@pytest.mark.parametrize("game", ["euchre", "truco"])
+@pytest.mark.parametrize("locale", [None, "hi"])
+def test_banded_table_png_is_the_whole_picture(game: str, locale: str | None) -> None:
+    """The table picture the same way: cold, then from the cache, the decoded PNG is the whole
+    drawing mapped to the game's palette (Hindi labels included: their steps reach further)."""
+    for table_state in samples.stages(game).values():
+        scene = scene_of(table_state, locale)
+        expected = table.draw_table(scene).quantize(
+            palette=table._palette(game), dither=Image.Dither.NONE
+        )
+        for cold in (True, False):
+            if cold:
+                layers.clear_cache()
+            data = table.table_png(scene)
+            decoded = Image.open(io.BytesIO(data))
+            decoded.load()
+            assert decoded.tobytes() == expected.tobytes()
+            assert decoded.text == {"table": str(scene.table_id), "version": str(scene.version)}
+            assert len(zlib.decompress(_idat(data))) == table.HEIGHT * (table.WIDTH + 1)
+
+
+def test_a_band_is_drawn_again_only_where_its_steps_changed() -> None:
+    """Two seat pictures that differ in one label (the turn timer's seconds left): the second
+    draws again only the bands that label reaches, and takes the others from the cache."""
+    scene = seat_scene_of(samples.stages("euchre")["trick"], 0, None, now=0.0)
+    assert scene is not None
+    layers.clear_cache()
+    seat.seat_png(dataclasses.replace(scene, seconds_left=100))
+    bands = len(layers._cache)
+    seat.seat_png(dataclasses.replace(scene, seconds_left=95))
+    assert 0 < len(layers._cache) - bands <= 4 < bands
+
+
+def test_a_sketch_refuses_the_drawing_calls_it_cannot_record() -> None:
+    """A text drawn with ImageDraw.text on a sketch's pen would land on its measuring image,
+    nowhere in the picture: the pen says so instead of dropping it."""
+    sketch = layers.Sketch(Image.new("RGB", (64, 64)), ("test",))
+    with pytest.raises(AttributeError, match="no text"):
+        sketch.draw.text((1, 1), "x")
+    assert sketch.draw.textlength("x") > 0  # measuring is what the pen is for
