@@ -37,7 +37,9 @@ def embed_texts(channel: Channel) -> list[str]:
 
 
 def first_message(channel: Channel) -> Message:
-    return channel.messages[0]
+    """The thread's first message of the bot's own: the welcome. The game's fair-deal
+    commitment (issue 32) is posted from the cuts' task, before or after it."""
+    return next(m for m in channel.messages if not m.content.startswith("-# 🔒"))
 
 
 async def test_a_night_tells_each_player_where_to_sit_and_reads_as_played(
@@ -84,8 +86,8 @@ async def test_a_night_tells_each_player_where_to_sit_and_reads_as_played(
             thread = emulator.channels[state.threads[(rnd, table)]]
             seats = state.seats(rnd, table)
             people_here = sorted(p.user_id for p in seats if p.user_id is not None)
-            # Its first message: the round, its hands, the seats, the time left; it pings the
-            # table's people, each once, and nobody else.
+            # Its first message (besides the deal's commitment): the round, its hands, the seats,
+            # the time left; it pings the table's people, each once, and nobody else.
             welcome = first_message(thread)
             assert welcome.content.startswith(f"**Round {rnd + 1} of 2 · Table {table + 1}**")
             assert "2 hands" in welcome.content
