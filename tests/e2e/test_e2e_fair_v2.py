@@ -121,6 +121,12 @@ async def test_a_whole_game_is_cut_by_the_rounds_its_commitment_message_fixes(
         driver.assert_no_failures()
 
 
+def no_raise(view: Any, seat: int, actions: list[str]) -> str:
+    return next((a for a in actions if a.startswith("play:")), None) or next(
+        (a for a in actions if a != "raise"), actions[0]
+    )
+
+
 @pytest.mark.parametrize("mode", ["down", "slow", "garbage", "wrong"])
 async def test_a_beacon_that_fails_gives_weak_hands_marked_everywhere(
     emulator: Emulator, world: World, bot_settings: Settings, tmp_path: Path, mode: str
@@ -141,14 +147,16 @@ async def test_a_beacon_that_fails_gives_weak_hands_marked_everywhere(
         assert game is not None
         for _ in range(400):  # play on: the weak hands do not stop the game
             await cut_done(driver)
-            if len(game.fair_records()) >= 2 or not await driver.step(rng):
+            # Cards, never a raise: a doze won in hand 1 would end the game before hand 2.
+            if len(game.fair_records()) >= 2 or not await driver.step(rng, no_raise):
                 break
         await driver.settle()
         records = game.fair_records()
         assert len(records) >= 2 and all(r["weak"] for r in records)
         assert emulator.beacon.asked  # asked, and nothing it said was taken
         texts = [t for v in driver.message.versions for t in message_texts(v)]
-        assert any("⚠️ hand 1: weak cut" in t for t in texts)
+        # Edits are coalesced: the state that revealed hand 1 may be passed over for a later one.
+        assert any("weak cut" in t for t in texts)
         answer = await world.alice.slash(world.table, "verify", hand=1)
         assert "the deal checks ✅" in answer.text
         assert "⚠️ weak cut: the beacon did not answer" in answer.text
