@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import time
+from collections.abc import Callable
 from typing import Any
 
 from bot.tables.beacon import Beacon, BeaconRound, parse_round
@@ -43,9 +44,11 @@ class MemoryBeacon(Beacon):
 
 
 class Announcer:
-    """Posts nothing: returns a fresh snowflake of now for each game's commitment message."""
+    """Posts nothing: returns a fresh snowflake of now for each game's commitment message
+    (`now`: a clock in seconds, so that a test that gives one gets the same ids every run)."""
 
-    def __init__(self) -> None:
+    def __init__(self, now: Callable[[], float] = time.time) -> None:
+        self.now = now
         self.posted: list[tuple[int, int]] = []  # (table id, message id)
         self._count = itertools.count()
         self.fail = False
@@ -53,7 +56,7 @@ class Announcer:
     async def __call__(self, table: Table) -> int | None:
         if self.fail:
             return None
-        ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+        ms = int(self.now() * 1000) - DISCORD_EPOCH_MS
         message_id = (ms << 22) | next(self._count) % (1 << 22)
         self.posted.append((table.id, message_id))
         return message_id

@@ -12,8 +12,14 @@ sequence instead, so that a restart can fall between any two stored changes and 
 same every time (seeded random; no timing). Real storage: SQLite here (PostgreSQL runs the same
 store tests elsewhere).
 
-Run counts: RUNS lives of up to STEPS steps each by default (`test_table_lives`); LONG_RUNS
-under `-m slow` (`test_table_lives_long`)."""
+Both fair-deal versions: a fair-v1 hand is cut by a click; a fair-v2 game (issue 32, what
+production deals) first posts its commitment message (recorded as `cut:msg:<id>`, one step),
+and each hand is then cut by the cuts' own task (`FairCuts._run_v2`, awaited as a step) with the
+beacon's round, or weak when the beacon does not answer (chosen by the seeded random; the task
+does not wait for it). A restart may fall between the message and the cut, and after a cut.
+
+Run counts: RUNS lives of up to STEPS steps each per version by default (`test_table_lives`);
+LONG_RUNS under `-m slow` (`test_table_lives_long`)."""
 
 from __future__ import annotations
 
@@ -26,16 +32,18 @@ from typing import Any
 
 import pytest
 
+from bot.engine.fair_deal import BEACON_CUT, WEAK_CUT, beacon_round
 from bot.settings import DatabaseTarget
 from bot.storage.backend import Storage, open_storage
 from bot.tables import alone
 from bot.tables.errors import TableError
-from bot.tables.fair import CUT_PREFIX, waiting_cut
+from bot.tables.fair import CUT_PREFIX, is_v2, waiting_cut
 from bot.tables.service import Table, TableService
 from bot.tables.settings import SETTINGS
 from bot.tables.table import CHANGE_ACTION, rebuilt
 from bot.ui.kit.message_parts import MessageParts
 from bot.ui.table import render
+from tests.support.beacon import Announcer, MemoryBeacon
 from tests.support.service import (
     ANA,
     BIA,
@@ -49,8 +57,11 @@ from tests.support.service import (
 )
 from tests.support.shown import components_of
 
-RUNS, STEPS = 12, 120
-LONG_RUNS, LONG_STEPS = 60, 300
+RUNS, STEPS = 16, 120  # per fair-deal version
+LONG_RUNS, LONG_STEPS = 30, 300  # per version (60 lives in all, as before fair-v2 joined)
+VERSIONS = (1, 2)
+BEACON_DOWN = 0.3  # how often the beacon gives no round when a fair-v2 hand is cut (weak)
+NO_MESSAGE = 0.1  # how often a game's commitment message cannot be posted (its hands weak)
 PEOPLE = {HOST: "Host", ANA: "Ana", BIA: "Bia", CAU: "Cau", DUDA: "Duda"}
 GAMES: list[tuple[str, dict[str, Any]]] = [
     ("euchre", {"target": 5}),
@@ -59,22 +70,24 @@ GAMES: list[tuple[str, dict[str, Any]]] = [
     ("truco", {"target": 6}),
     ("truco", {"target": 6, "coberta": True, "match": 3}),
 ]
-CLICKS = itertools.count(1_500_000_000_000_000_000)
+FIRST_CLICK = 1_500_000_000_000_000_000  # interaction ids, as Discord's snowflakes
 
 
-def quiet(db: Storage, clock: Clock, seeds: Iterator[int]) -> TableService:
+def quiet(db: Storage, clock: Clock, seeds: Iterator[int], version: int = 1) -> TableService:
     """A service without its background parts (the test plays them as steps), on a clock that
-    goes on across restarts (a game's start time is part of its identity when recorded)."""
+    goes on across restarts (a game's start time is part of its identity when recorded), dealing
+    fair-`version` games. Version 2's beacon is in memory and its commitment messages are
+    snowflakes of that clock (the same ids every run)."""
     service = TableService(
         db.tables,
         bot_move_delay=0,
         clock=clock,
         seed_source=lambda: next(seeds),
         cut_wait=CUT_WAIT,
-        # Version 1: a hand is cut by a click, which a step can make. Version 2's cut comes
-        # from the beacon in the cuts' task (tests/tables/test_tables_fair_v2.py restarts it).
-        fair_version=1,
+        fair_version=version,
+        beacon=MemoryBeacon(),
     )
+    service.fair_cuts.announce = Announcer(clock)
     for part in (service.bot_seats, service.turn_timers, service.fair_cuts):
         service.remove_listener(part)
     return service
@@ -131,12 +144,17 @@ def views(service: TableService, *, forget: bool = False) -> dict[Any, tuple[Any
 class Life:
     """One table's life (and the tables that follow it in its channel), driven by `rng`."""
 
-    def __init__(self, db: Storage, rng: random.Random) -> None:
+    def __init__(self, db: Storage, rng: random.Random, version: int = 1) -> None:
         self.db = db
         self.rng = rng
+        self.version = version
         self.clock = Clock()
         self.seeds = itertools.count(rng.randrange(10**6))
-        self.service = quiet(db, self.clock, self.seeds)
+        # Each life's own click ids: a cut made from one is the same whichever tests ran first.
+        self.clicks = itertools.count(FIRST_CLICK)
+        self.service = quiet(db, self.clock, self.seeds, version)
+        self.cut_at: dict[int, int] = {}  # table -> its version right after its latest cut
+        self.fair: Counter[str] = Counter()  # fair-v2's steps and the restarts between them
         self.restarts = 0
         self.refusals = 0
         self.kept = 0  # restarts at which a hand showed a going-alone intent (all kept)
@@ -159,15 +177,21 @@ class Life:
             options=options,
             settings={"turn_timer": self.rng.choice([0, 120]), "pictures": False},
         )
-        await self.service.set_message(table.id, next(CLICKS))
+        await self.service.set_message(table.id, next(self.clicks))
         return table
 
     async def restart(self) -> None:
         before = views(self.service)
         if before != views(self.service, forget=True):
             self.kept += 1  # a going-alone intent shown in a hand: the restart must keep it
+        for table in self.service.tables:
+            waiting = waiting_cut(table)
+            if waiting is not None and is_v2(table) and waiting["message"] is not None:
+                self.fair["restarts between the commitment message and the cut"] += 1
+            if self.cut_at.get(table.id) == table.version:
+                self.fair["restarts right after a cut"] += 1
         await self.service.close()
-        self.service = quiet(self.db, self.clock, self.seeds)
+        self.service = quiet(self.db, self.clock, self.seeds, self.version)
         await self.service.restore()
         after = views(self.service)
         for table in self.service.tables:
@@ -259,7 +283,7 @@ class Life:
             name = rng.choice([s.name for s in SETTINGS])
             await service.change_setting(table.id, user, name)
         elif verb == "start":
-            service.fair_cuts.seen(table.id, next(CLICKS))
+            service.fair_cuts.seen(table.id, next(self.clicks))
             await service.start(table.id, user)
         elif verb == "act":
             game = table.game
@@ -269,7 +293,7 @@ class Life:
                 alone.alone_variants(table, game.legal_actions(seat)) if seat is not None else []
             )
             action = rng.choice(legal or ["play:AS"])
-            await service.act(table.id, user, action, table.version, next(CLICKS))
+            await service.act(table.id, user, action, table.version, next(self.clicks))
         elif verb == "stale":
             game = table.game
             assert game is not None
@@ -301,7 +325,10 @@ class Life:
             if table.closed or game is None or game.is_over:
                 return
             if waiting_cut(table) is not None:
-                await self.cut(table)
+                # A restart may come now: after a fair-v2 commitment message, its cut to come,
+                # or after a cut, the hand's first action to come.
+                if self.rng.random() < (0.1 if await self.cut(table) else 0.5):
+                    return
             elif self.service.bot_seat_to_act(table) is not None:
                 await self.bot_moves(table, 1)
             else:
@@ -309,7 +336,7 @@ class Life:
                 user = table.player_at(seat).user_id
                 assert user is not None
                 action = self.rng.choice(alone.alone_variants(table, game.legal_actions(seat)))
-                await self.service.act(table.id, user, action, table.version, next(CLICKS))
+                await self.service.act(table.id, user, action, table.version, next(self.clicks))
             if intent_waits(table) and self.rng.random() < 0.5:
                 return  # a going-alone intent waits for its question: a restart may come now
 
@@ -324,16 +351,51 @@ class Life:
                 await self.service.apply_locked(table, seat, action)
             self.service.changed(table, CHANGE_ACTION)
 
-    async def cut(self, table: Table) -> None:
-        """What the fair cuts would do once the wait is over: the cutter's cut, from a click."""
+    async def cut(self, table: Table) -> bool:
+        """What the fair cuts would do: fair-v1's once the wait is over (the cutter's cut, from a
+        click); fair-v2's task in two steps. False: only the commitment message this time."""
         waiting = waiting_cut(table)
         if waiting is None:
-            return
+            return True
+        if is_v2(table):
+            return await self.cut_v2(table, waiting)
         async with table.lock:
             await self.service.apply_locked(
-                table, int(waiting["cutter"]), CUT_PREFIX + str(next(CLICKS))
+                table, int(waiting["cutter"]), CUT_PREFIX + str(next(self.clicks))
             )
         self.service.changed(table, CHANGE_ACTION)
+        self.cut_at[table.id] = table.version
+        return True
+
+    async def cut_v2(self, table: Table, waiting: dict[str, Any]) -> bool:
+        """fair-v2: the cuts' task (`FairCuts._run_v2`), with its first part, hand 1's
+        commitment message (posted, recorded as `cut:msg:<id>`), as a step of its own, so that a
+        restart can fall before the cut. The beacon answers at once or never (the task does not
+        wait for it: `wait` 0), as the seeded random says."""
+        cuts = self.service.fair_cuts
+        announcer, beacon = cuts.announce, cuts.beacon
+        assert isinstance(announcer, Announcer) and isinstance(beacon, MemoryBeacon)
+        if waiting["message"] is None and int(waiting["hand"]) == 1:
+            announcer.fail = self.rng.random() < NO_MESSAGE
+            if await cuts._message(table, waiting) is not None:
+                self.fair["commitment messages"] += 1
+                return False
+            # Not posted: the task cuts the hand weak at once (round 0), as below.
+            self.fair["commitment messages that failed"] += 1
+        beacon.mode = "down" if self.rng.random() < BEACON_DOWN else "ok"
+        cuts.wait = 0.0
+        version, hand, message = table.version, int(waiting["hand"]), waiting["message"]
+        # The round the game's message fixes (a restart kept the message), 0 without one.
+        fixed = 0 if message is None else beacon_round(int(message), hand)
+        answers = fixed != 0 and (beacon.mode == "ok" or beacon.cached(fixed) is not None)
+        await cuts._run_v2(table)
+        assert table.version == version + 1 and waiting_cut(table) is None, self.steps[-12:]
+        kind = "beacon" if answers else "weak"
+        cut = table.record.actions[-1][1]
+        assert cut.startswith(f"{CUT_PREFIX}{BEACON_CUT if answers else WEAK_CUT}:{fixed}:"), cut
+        self.fair[f"{kind} cuts"] += 1
+        self.cut_at[table.id] = table.version
+        return True
 
 
 def intent_waits(table: Table) -> bool:
@@ -349,8 +411,8 @@ def current(intents: set[tuple[int, int]], hand: int) -> set[tuple[int, int]]:
     return {(h, seat) for h, seat in intents if h == hand}
 
 
-async def live(db: Storage, seed: int, steps: int) -> Life:
-    life = Life(db, random.Random(seed))
+async def live(db: Storage, seed: int, steps: int, version: int) -> Life:
+    life = Life(db, random.Random(seed), version)
     try:
         for _ in range(steps):
             await life.step()
@@ -365,14 +427,14 @@ async def fresh_db(folder: Path) -> Storage:
     return await open_storage(DatabaseTarget("sqlite", path=folder / "life.db"))
 
 
-async def lives(tmp_path: Path, runs: int, steps: int) -> Counter[str]:
+async def lives(tmp_path: Path, runs: int, steps: int, version: int) -> Counter[str]:
     counts: Counter[str] = Counter()
     for seed in range(runs):
         folder = tmp_path / str(seed)
         folder.mkdir()
         db = await fresh_db(folder)
         try:
-            life = await live(db, seed, steps)
+            life = await live(db, seed, steps, version)
         finally:
             await db.close()
         counts["runs"] += 1
@@ -381,24 +443,33 @@ async def lives(tmp_path: Path, runs: int, steps: int) -> Counter[str]:
         counts["refused verbs"] += life.refusals
         counts["restarts that kept a going-alone intent"] += life.kept
         counts.update(f"restored {what}" for what in life.restored.elements())
+        counts.update(life.fair)
     return counts
 
 
-async def test_table_lives(tmp_path: Path) -> None:
-    counts = await lives(tmp_path, RUNS, STEPS)
-    print("table lives:", dict(counts))  # the run counts (pytest -s)
+@pytest.mark.parametrize("version", VERSIONS, ids=[f"fair-v{v}" for v in VERSIONS])
+async def test_table_lives(tmp_path: Path, version: int) -> None:
+    counts = await lives(tmp_path, RUNS, STEPS, version)
+    print(f"table lives, fair-v{version}:", dict(counts))  # the run counts (pytest -s)
     assert counts["restarts"] >= RUNS
     assert counts["restarts that kept a going-alone intent"]  # the moment issue 33 fixed
     # The lives reach the states a restart must bring back, the issue's own among them.
     for what in ("lobby", "playing", "finished", "finished (someone left)"):
         assert counts[f"restored {what}"], what
+    assert counts["restarts right after a cut"]
+    if version == 2:  # each of the task's ways, and a restart between its two parts
+        for what in ("commitment messages", "beacon cuts", "weak cuts"):
+            assert counts[what], what
+        assert counts["restarts between the commitment message and the cut"]
 
 
 @pytest.mark.slow
-async def test_table_lives_long(tmp_path: Path) -> None:
-    counts = await lives(tmp_path, LONG_RUNS, LONG_STEPS)
-    print("table lives (long):", dict(counts))
+@pytest.mark.parametrize("version", VERSIONS, ids=[f"fair-v{v}" for v in VERSIONS])
+async def test_table_lives_long(tmp_path: Path, version: int) -> None:
+    counts = await lives(tmp_path, LONG_RUNS, LONG_STEPS, version)
+    print(f"table lives (long), fair-v{version}:", dict(counts))
     assert counts["restarts"] >= LONG_RUNS
+    assert counts["restarts between the commitment message and the cut"] or version == 1
 
 
 async def test_a_going_alone_intent_survives_a_restart(db: Storage) -> None:
