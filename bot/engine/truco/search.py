@@ -56,6 +56,7 @@ from bot.engine.truco.game import (
     Game,
     decide_hand,
 )
+from bot.engine.truco.inference import SIGNAL_TRIES, Reading
 from bot.engine.truco.options import Options
 
 _HAND_POINTS = 2  # an ordinary hand: the unit of the win-chance table
@@ -292,7 +293,7 @@ class _HandStakes(_Stakes):
         return 0.0
 
 
-def _worth(node: Node, stats: dict[str | None, list[list[int]]], stakes: _Stakes) -> float:
+def _worth(node: Node, stats: dict[str | None, list[list[float]]], stakes: _Stakes) -> float:
     kind = node[0]
     if kind == "end":
         return stakes.end(node)
@@ -420,7 +421,7 @@ def evaluate_both(
 
 def _sampled(
     view: dict[str, Any], history: list[tuple[int, str]], iterations: int, seed: int
-) -> tuple[list[tuple[str, Node]], dict[str | None, list[list[int]]], _Stakes]:
+) -> tuple[list[tuple[str, Node]], dict[str | None, list[list[float]]], _Stakes]:
     """The betting tree below each legal action, the play-out counts of its leaves, and the
     score's stakes."""
     legal: list[str] = view["legal_actions"]
@@ -432,7 +433,17 @@ def _sampled(
     rng = Rng(seed)
     known, played, pool, hidden = _unseen(view, history)
     sizes: list[int] = view["hand_sizes"]
-    first, covered = _deal(known, sizes, pool, rng, hidden)
+    reading = Reading(view, history)
+
+    def deal() -> tuple[list[list[str]], list[list[str]]]:
+        # The partner's signal: redrawn until its cards agree (a few tries: a bluff is let go).
+        for _ in range(SIGNAL_TRIES):
+            hands, faces = _deal(known, sizes, pool, rng, hidden)
+            if reading.fits_partner(hands):
+                break
+        return hands, faces
+
+    first, covered = deal()
     # The betting tree, on a real engine at this position (any deal gives the same tree).
     skeleton = _replay(view, history, options, first, played, covered)
     keys: set[str | None] = set()
@@ -444,9 +455,11 @@ def _sampled(
     dealer: int = view["dealer"]
     samples = max(1, iterations)
     # Per continuation, by what the next round shows (it, then 0 / 1 / tie): deals, hands won.
-    stats = {key: [[0, 0, 0], [0, 0, 0]] for key in order}
+    # Weighted by what the other pair's answers say (inference.py).
+    stats = {key: [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]] for key in order}
     for n in range(samples):
-        hands = first if n == 0 else _deal(known, sizes, pool, rng, hidden)[0]
+        hands = first if n == 0 else deal()[0]
+        weight = reading.weight(hands, played)
         for key in order:
             # A card to play now: its code, or `cover:<code>` to play it face down (T15).
             card = key
@@ -456,8 +469,9 @@ def _sampled(
             if shown < 2:
                 shown = 0 if shown == team else 1  # 0: our pair took it, 1: theirs
             counts, wins = stats[key]
-            counts[shown] += 1
-            wins[shown] += winner == team
+            counts[shown] += weight
+            if winner == team:
+                wins[shown] += weight
     stakes = _Stakes((view["scores"][team], view["scores"][1 - team]), options.target)
     return root, stats, stakes
 
