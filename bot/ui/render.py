@@ -17,7 +17,7 @@ from bot.engine.common import team_of
 from bot.pictures.scene import SeatScene
 from bot.tables import alone
 from bot.tables.bot_moves import DEFAULT_LEVEL, LEVELS
-from bot.tables.lobby import LOBBY_RULES
+from bot.tables.lobby import LOBBY_RULES, RULE_DEFAULTS
 from bot.tables.service import Table
 from bot.tables.settings import SETTINGS, setting_of
 from bot.tables.story import story_lines, table_story
@@ -28,6 +28,7 @@ from bot.ui.components import Buttons
 from bot.ui.custom_ids import ended_game_at, game_action_id, table_button_id
 from bot.ui.events import cards_line, event_sentence, team_name
 from bot.ui.names import shown_name
+from bot.ui.signals import add_signal_buttons, signal_lines
 from bot.ui.table_picture import URL as PICTURE_URL
 from bot.ui.table_picture import wants_picture
 
@@ -161,6 +162,8 @@ def rules_summary(game: str, options: Mapping[str, Any], locale: str | None) -> 
         parts = [t("options.target", locale, target=options["target"])]
         if options.get("coberta"):
             parts.append(t("options.coberta", locale))
+        if options.get("signals") is False:
+            parts.append(t("options.signals_off", locale))
         if options.get("match", 1) != 1:
             parts.append(t("options.best_of", locale, games=options["match"]))
     return " · ".join(parts)
@@ -268,8 +271,8 @@ def lobby_message(table: Table, locale: str | None = None) -> MessageParts:
             label=t("settings.button", locale, setting=name, value=value),
             row=3,
         )
-    for rule in LOBBY_RULES.get(table.game_name, ()):  # truco's coberta (T15)
-        on = bool(table.options.get(rule, False))
+    for rule in LOBBY_RULES.get(table.game_name, ()):  # truco's coberta (T15), sinais
+        on = bool(table.options.get(rule, RULE_DEFAULTS.get(rule, False)))
         view.add(
             table_button_id(table.id, "set", setting=rule),
             label=t(
@@ -875,6 +878,7 @@ def hand_message(
                     run_value=ask["run_value"],
                 )
             )
+        lines.extend(signal_lines(view, name_of((seat + 2) % 4), locale))  # sinais
         partner = view.get("partner_hand")
         if partner:
             lines.append(
@@ -947,6 +951,7 @@ def hand_message(
             style=_action_style(action),
             row=2 + index // 5,
         )
+    add_signal_buttons(buttons, table.id, version, view, locale)  # truco's sinais
     buttons.add(table_button_id(table.id, "refresh"), label=t("hand.button.refresh", locale), row=4)
     if alone.may_toggle(table, seat):
         # Euchre's going-alone answer, chosen ahead (bot/tables/alone.py): one optional click.

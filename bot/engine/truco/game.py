@@ -47,7 +47,7 @@ from bot.engine.truco.cards import (
 )
 from bot.engine.truco.errors import AlreadyAnswered
 from bot.engine.truco.options import Options
-from bot.engine.truco.signals import SIGNAL_ACTIONS, kind_of
+from bot.engine.truco.signals import SIGNAL_ACTIONS, SIGNAL_PREFIX, SIGNALS, kind_of
 
 # T15: a covered card sits in the round as COVER_MARK + its code. It ranks below every card, so it
 # beats and ties nothing; only a round of four covered cards has it on top, and that round is tied
@@ -929,10 +929,7 @@ class Game(GameRecord):
         )
 
 
-_SIGNAL_ORDER: Final[dict[str, int]] = {
-    "signal:" + kind: i
-    for i, kind in enumerate(("zap", "copas", "espadilha", "pica-fumo", "three", "nothing"))
-}
+_SIGNAL_ORDER: Final[dict[str, int]] = {SIGNAL_PREFIX + kind: i for i, kind in enumerate(SIGNALS)}
 
 
 def _public(card: str) -> str:

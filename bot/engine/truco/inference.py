@@ -5,16 +5,18 @@ accepts and raises make strong hands for them likelier.
 Uniform deals weigh every hand of the other pair alike; a pair that accepted a truco rarely
 holds nothing, so a deal where it does counts less (a weight, not a rule: people accept
 weak hands too, and a bluffer raises with anything, so a raise counts for less than an accept).
-The partner's signal is a rule for the deals drawn (an honest bot's signal is the truth), tried a
-few times; a signal no deal fits (a person's bluff) is let go.
+The partner's signal is a rule for the deals drawn (an honest bot's signal is the truth): a
+signalled manilha still unseen is put in the partner's hand (swapped with a card of it), a three
+or "nothing good" is drawn again a few times; a signal no deal fits (a person's bluff) is let go.
 """
 
 from __future__ import annotations
 
 from typing import Any, Final
 
+from bot.engine.common import Rng
 from bot.engine.truco.cards import STRENGTH
-from bot.engine.truco.signals import SIGNAL_ACTIONS, fits, kind_of
+from bot.engine.truco.signals import SIGNAL_ACTIONS, SIGNAL_CARD, fits, kind_of
 
 _STRONG: Final = STRENGTH["2C"]  # twos, threes and manilhas (as the rule player counts them)
 _MANILHA: Final = STRENGTH["7D"]
@@ -68,6 +70,23 @@ class Reading:
         if self.signal is None:
             return True
         return fits(self.signal, hands[self.partner] + self.after_signal)
+
+    def place_signalled(
+        self, hands: list[list[str]], faces: list[list[str]], unseen: set[str], rng: Rng
+    ) -> None:
+        """A signalled manilha the seat has not seen goes to the partner's drawn cards, swapped
+        with one of them wherever the deal put it (another hand, a covered card, the rest)."""
+        card = SIGNAL_CARD.get(self.signal or "")
+        partner = hands[self.partner]
+        if card is None or card not in unseen or card in partner or not partner:
+            return
+        i = rng.below(len(partner))
+        out = partner[i]
+        for held in [*hands, *faces]:
+            if card in held:
+                held[held.index(card)] = out
+                break
+        partner[i] = card
 
     def weight(self, hands: list[list[str]], played: list[list[str]]) -> float:
         """How much a deal counts, by the other pair's answers this hand."""

@@ -435,10 +435,14 @@ def _sampled(
     sizes: list[int] = view["hand_sizes"]
     reading = Reading(view, history)
 
+    unseen = set(pool)
+
     def deal() -> tuple[list[list[str]], list[list[str]]]:
-        # The partner's signal: redrawn until its cards agree (a few tries: a bluff is let go).
+        # The partner's signal (inference.py): its manilha placed, else redrawn until its
+        # cards agree (a few tries: a bluff is let go).
         for _ in range(SIGNAL_TRIES):
             hands, faces = _deal(known, sizes, pool, rng, hidden)
+            reading.place_signalled(hands, faces, unseen, rng)
             if reading.fits_partner(hands):
                 break
         return hands, faces

@@ -16,14 +16,16 @@ from typing import Final
 
 SIGNAL_PREFIX: Final = "signal:"
 # The traditional signals, strongest first: the four manilhas (T4), a three, nothing good.
-SIGNALS: Final[tuple[str, ...]] = ("zap", "copas", "espadilha", "pica-fumo", "three", "nothing")
+# Short codes (a button's id carries them): espada is espadilha, pica pica-fumo, none "nothing
+# good".
+SIGNALS: Final[tuple[str, ...]] = ("zap", "copas", "espada", "pica", "three", "none")
 SIGNAL_ACTIONS: Final[frozenset[str]] = frozenset(SIGNAL_PREFIX + kind for kind in SIGNALS)
 # The card each manilha signal names.
 SIGNAL_CARD: Final[dict[str, str]] = {
     "zap": "4C",
     "copas": "7H",
-    "espadilha": "AS",
-    "pica-fumo": "7D",
+    "espada": "AS",
+    "pica": "7D",
 }
 
 
@@ -41,12 +43,12 @@ def honest_signal(hand: Iterable[str]) -> str:
             return kind
     if any(card[0] == "3" for card in cards):
         return "three"
-    return "nothing"
+    return "none"
 
 
 def fits(kind: str, cards: Iterable[str]) -> bool:
     """Whether `cards` (what the signaller held when he signalled) agree with `kind`: the named
-    manilha held; a three held; "nothing": no manilha and no three."""
+    manilha held; a three held; "none": no manilha and no three."""
     cards = set(cards)
     card = SIGNAL_CARD.get(kind)
     if card is not None:
