@@ -29,6 +29,10 @@ Coberta (T15): another seat's covered card is `cover:?` in the history and face 
 view; each sample draws it from the unseen cards like the cards still held. The play-outs never
 cover (a card covered below the round's best changes nothing), but our own covers are weighed.
 
+Inference (inference.py): the partner's signal (sinais) shapes the partner's drawn cards, and
+the other pair's accepts and raises weigh the deals. Bluffs: a raise the cards do not call for
+is made at the rate of `bluff_rate` when the search values it within BLUFF_MARGIN of the best.
+
 `iterations` is the number of sampled deals; each is played out once per card we may play now
 (once if we play none now), with quick play-outs that settle rounds as the engine does.
 
@@ -490,7 +494,40 @@ def choose(view: dict[str, Any], history: list[tuple[int, str]], iterations: int
     for action, value in values[1:]:
         if value > best_value:
             best, best_value = action, value
+    if best != RAISE and _bluffs(view, dict(values), best_value, seed):
+        return RAISE
     return best
+
+
+# A bluff is only weighed when the search's own value of the raise is this close to the best
+# (win chance): a raise the look-ahead thinks costly is never made to bluff.
+BLUFF_MARGIN = 0.02
+_BLUFF_STREAM = 35
+
+
+def bluff_rate(view: dict[str, Any]) -> float:
+    """How often a raise that does not pay on the cards is made anyway: bet / (pot + 2 bet),
+    the share of bluffs that leaves the other pair no better off calling than running (the
+    classic bluffing ratio), with the pot the points a run gives now and the bet what an
+    accept adds: 1/3 for truco (2 to 4), 1/4 for six, 2/7 for ten, 1/7 for twelve."""
+    ask = view.get("pending_ask")
+    level = view["raise_name"]
+    names = [name for name, _ in RAISES]
+    if level not in names:
+        return 0.0
+    worth = RAISES[names.index(level)][1]
+    pot = ask["value"] if ask else view["hand_value"]
+    bet = worth - pot
+    return bet / (pot + 2 * bet) if bet > 0 else 0.0
+
+
+def _bluffs(view: dict[str, Any], values: dict[str, float], best: float, seed: int) -> bool:
+    """Whether to raise as a bluff now: a raise is legal, costs at most BLUFF_MARGIN by the
+    search's own values, and the seed's draw falls within `bluff_rate` (deterministic)."""
+    raised = values.get(RAISE)
+    if raised is None or raised < best - BLUFF_MARGIN:
+        return False
+    return Rng(seed, _BLUFF_STREAM).below(1_000_000) < bluff_rate(view) * 1_000_000
 
 
 def choose_action(game: Game, seat: int, iterations: int, seed: int) -> str:
