@@ -89,6 +89,23 @@ def test_never_trump_the_partners_sure_winner(seed: int) -> None:
     assert choice in ("play:KD", "play:AD"), choice
 
 
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_maker_with_both_bowers_leads_trump(seed: int) -> None:
+    """E13 etiquette: a maker on lead with both bowers and the ace of trump draws the other
+    pair's trumps first (a bower), so that his off ace stands later."""
+    hands = [
+        ["JH", "JD", "AH", "AS", "KC"],
+        ["9S", "TS", "QS", "9C", "TC"],
+        ["KS", "QC", "JC", "AC", "9D"],
+        ["TD", "QD", "KD", "AD", "JS"],
+    ]
+    game = euchre(hands, ["9H", "TH", "QH", "KH"], dealer=3, alone="maker")
+    game.apply(0, "order")  # hearts; the dealer picks up the nine
+    game.apply(3, "discard:JS")
+    assert game.to_act == [0]
+    assert hard(game, 0, seed) in ("play:JH", "play:JD")
+
+
 def truco(hands: list[list[str]], dealer: int, scores: tuple[int, int] = (0, 0)) -> TrucoGame:
     return TrucoGame(TrucoOptions(), 0, dealer, lambda _n, _d: hands, scores=scores)
 
