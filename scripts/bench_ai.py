@@ -446,14 +446,16 @@ def run(
     total: int,
     jobs: int,
     *extra: Any,
+    first: int = 0,
 ) -> tuple[list[float], Times, dict[str, int]]:
+    """`total` deals (seeds) from number `first` on, in chunks over `jobs` processes."""
     size = max(1, math.ceil(total / (jobs * 4)))
-    starts = list(range(0, total, size))
+    starts = list(range(first, first + total, size))
     pairs: list[float] = []
     times: Times = {}
     counts: dict[str, int] = {}
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(chunk, s, min(size, total - s), *extra) for s in starts]
+        futures = [pool.submit(chunk, s, min(size, first + total - s), *extra) for s in starts]
         for future in futures:
             p, t, c = future.result()
             pairs += p
@@ -495,6 +497,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=400, help="truco games per match (even)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument(
+        "--first", type=int, default=0, help="first deal / seed number (disjoint samples)"
+    )
+    parser.add_argument(
         "--part",
         choices=(
             "ismcts",
@@ -520,24 +525,26 @@ def main() -> None:
             continue
         start = time.perf_counter()
         if part == "ismcts":
-            pairs, times, _ = run(ismcts_chunk, args.hands // 2, args.jobs)
+            pairs, times, _ = run(ismcts_chunk, args.hands // 2, args.jobs, first=args.first)
             title = f"euchre hard vs OpenSpiel ISMCTS-1000, {2 * len(pairs)} hands"
             figure = f"points per hand {interval(pairs)}   (target >= +0.30)"
         elif part == "ismcts10k":
-            pairs, times, _ = run(ismcts_chunk, args.hands // 2, args.jobs, 10000)
+            pairs, times, _ = run(ismcts_chunk, args.hands // 2, args.jobs, 10000, first=args.first)
             title = f"euchre hard vs OpenSpiel ISMCTS-10000, {2 * len(pairs)} hands"
             figure = f"points per hand {interval(pairs)}"
         elif part == "old":
-            pairs, times, _ = run(old_chunk, args.hands // 2, args.jobs)
+            pairs, times, _ = run(old_chunk, args.hands // 2, args.jobs, first=args.first)
             title = f"euchre hard vs the hard of {OLD_COMMIT}, {2 * len(pairs)} hands"
             figure = f"points per hand {interval(pairs)}   (target >= +0.05)"
         elif part == "normal":
-            pairs, times, _ = run(normal_chunk, args.hands // 2, args.jobs)
+            pairs, times, _ = run(normal_chunk, args.hands // 2, args.jobs, first=args.first)
             title = f"euchre normal vs the rule player (easy), {2 * len(pairs)} hands"
             figure = f"points per hand {interval(pairs)}   (target >= +0.30)"
         else:
             opponent = {"truco": "rules", "bluffer": "bluffer", "signals": "signals"}[part]
-            pairs, times, counts = run(truco_chunk, args.games // 2, args.jobs, opponent)
+            pairs, times, counts = run(
+                truco_chunk, args.games // 2, args.jobs, opponent, first=args.first
+            )
             target = {"truco": "70", "bluffer": "80", "signals": "50"}[part]
             who = {
                 "truco": "the rule player",
