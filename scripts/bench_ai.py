@@ -514,7 +514,13 @@ def main() -> None:
         ),
         default="all",
     )
+    parser.add_argument("--save", help="append each part's pairs to SAVE.<part>")
+    parser.add_argument("--pooled", nargs="*", help="print the interval of saved pair files")
     args = parser.parse_args()
+    if args.pooled:
+        for path in args.pooled:
+            pooled(path)
+        return
     print(f"iterations per decision: {ITERATIONS}", flush=True)
     every = ("ismcts", "old", "normal", "truco", "bluffer", "signals")
     parts = every if args.part == "all" else (args.part,)
@@ -556,6 +562,19 @@ def main() -> None:
         print(f"\n{title}  [{time.perf_counter() - start:.0f} s]", flush=True)
         print(f"  {figure}", flush=True)
         print_times(times)
+        if args.save:
+            # One pair's mean a line, under the part's name: runs on disjoint --first ranges
+            # add up to one sample (--pooled prints its interval).
+            with open(f"{args.save}.{part}", "a", encoding="utf-8") as out:
+                out.writelines(f"{value!r}\n" for value in pairs)
+
+
+def pooled(path: str) -> None:
+    """The interval of every pair saved in `path` (one part's file of --save)."""
+    values = [float(line) for line in Path(path).read_text(encoding="utf-8").split()]
+    games = path.rsplit(".", 1)[-1] in ("truco", "bluffer", "signals")
+    label = f"games won {share(values)}" if games else f"points per hand {interval(values)}"
+    print(f"{path}: {len(values)} pairs ({2 * len(values)} hands or games)  {label}")
 
 
 if __name__ == "__main__":
