@@ -3,8 +3,13 @@
 - euchre hard vs OpenSpiel's ISMCTS (1,000 simulations, random roll-outs), in lockstep with
   OpenSpiel's euchre under its rules (alone=maker, lead=left_of_dealer, no stick, the dealer
   must pick up, no lone defender): points per hand of the hard pair;
+- the same against ISMCTS with 10,000 simulations (part ismcts10k; a small sample here);
+- euchre hard vs the hard of commit 06afc71 (its search loaded with `git show`), default options:
+  points per hand (part old);
 - euchre normal vs the rule player (easy), default options: points per hand;
 - truco hard vs the rule player, and vs an always-raise bluffer: games to 12 won;
+- truco: two hard bots that signal (sinais) and read each other vs two hard bots without
+  (part signals): games to 12 won;
 - milliseconds per decision, p50 / p99 / max, per game and level (decisions with one legal
   action are not searched and not counted): wall time, and "cpu", the CPU time of the deciding
   process (on a machine shared with other work the wall time includes waiting for a core).
@@ -14,7 +19,8 @@ sample of the interval. Usage:
 
     .venv/bin/python scripts/bench_ai.py [--hands 2000] [--games 400] [--jobs 2] [--part all]
 
-Parts: ismcts, normal, truco, bluffer, all. A long run: nohup ... > /tmp/bench_ai.txt &
+Parts: ismcts, ismcts10k, old, normal, truco, bluffer, signals, latency, all.
+A long run: nohup ... > /tmp/bench_ai.txt &
 """
 
 from __future__ import annotations
@@ -196,7 +202,9 @@ def _ismcts_hand(
     return hand_points(game, team)
 
 
-def ismcts_chunk(first: int, count: int) -> tuple[list[float], Times, dict[str, int]]:
+def ismcts_chunk(
+    first: int, count: int, simulations: int = 1000
+) -> tuple[list[float], Times, dict[str, int]]:
     import pyspiel
 
     times: Times = {}
@@ -207,10 +215,64 @@ def ismcts_chunk(first: int, count: int) -> tuple[list[float], Times, dict[str, 
         dealer = rng.randrange(4)
         game_seed = 1000 + index
         evaluator = pyspiel.RandomRolloutEvaluator(1, index)
-        bot = pyspiel.ISMCTSBot(index, evaluator, 2.0, 1000)
+        bot = pyspiel.ISMCTSBot(index, evaluator, 2.0, simulations)
         total = 0
         for team in (0, 1):
             total += _ismcts_hand(pyspiel, bot, deal, dealer, team, game_seed, times)
+        pairs.append(total / 2)
+    return pairs, times, {}
+
+
+# --- euchre hard vs the hard of commit 06afc71 ---------------------------------------------------
+
+OLD_COMMIT = "06afc71"
+
+
+def _old_search() -> Any:
+    """The euchre search module as it was at OLD_COMMIT (`git show`), imported under another
+    name; its imports (the engine, the rule player) are today's."""
+    import importlib.util
+    import subprocess
+
+    root = Path(__file__).resolve().parent.parent
+    source = subprocess.run(
+        ["git", "show", f"{OLD_COMMIT}:bot/engine/euchre/search.py"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    spec = importlib.util.spec_from_loader("old_euchre_search", loader=None)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    exec(compile(source, f"{OLD_COMMIT}:search.py", "exec"), module.__dict__)
+    return module
+
+
+def old_chunk(first: int, count: int) -> tuple[list[float], Times, dict[str, int]]:
+    old = _old_search()
+    times: Times = {}
+    pairs = []
+    options = Options()
+    iterations = ITERATIONS["euchre"]["hard"]
+    for index in range(first, first + count):
+        rng = random.Random(8_000_000 + index)
+        deal = random_deal(rng)
+        dealer = rng.randrange(4)
+        total = 0
+        for team in (0, 1):
+            game = new_game(options, 0, first_dealer=dealer, deals=fixed(deal))
+            while game.hand_number == 0 and not game.is_over:
+                seat = game.to_act[0]
+                if seat % 2 == team:
+                    action = euchre_search_move(game, seat, "hard", index, times)
+                elif len(game.legal_actions(seat)) == 1:
+                    action = game.legal_actions(seat)[0]
+                else:
+                    seed = search_seed(index, len(game.actions), seat)
+                    action = old.choose_action(game, seat, iterations, seed)
+                game.apply(seat, action)
+            total += hand_points(game, team)
         pairs.append(total / 2)
     return pairs, times, {}
 
@@ -254,17 +316,32 @@ def bluffer(game: Any, seat: int) -> str:
     return truco_rules.choose_action(game, seat)
 
 
+def hard_truco(game: Any, seat: int) -> str:
+    """A hard truco bot that neither signals nor reads signals (no signal is sent to it)."""
+    legal = game.legal_actions(seat)
+    if len(legal) == 1:
+        return str(legal[0])
+    seed = search_seed(7, len(game.actions), seat)
+    return truco_search.choose_action(game, seat, ITERATIONS["truco"]["hard"], seed)
+
+
 def truco_chunk(first: int, count: int, opponent: str) -> tuple[list[float], Times, dict[str, int]]:
     times: Times = {}
     pairs = []
     hands = 0
-    other = truco_rules.choose_action if opponent == "rules" else bluffer
+    others = {"rules": truco_rules.choose_action, "bluffer": bluffer, "signals": hard_truco}
+    other = others[opponent]
     for index in range(first, first + count):
         won = 0
         for team in (0, 1):
             game = new_truco(TrucoOptions(), 5_000_000 + index)
             while not game.is_over:
                 seat = game.to_act[0]
+                if opponent == "signals" and seat % 2 == team:
+                    # Our pair signals honestly on its first turn of a hand (sinais).
+                    signal = truco_rules.signal_to_send(game.view(seat))
+                    if signal is not None:
+                        game.apply(seat, signal)
                 if seat % 2 == team:
                     legal = game.legal_actions(seat)
                     if len(legal) == 1:
@@ -369,14 +446,16 @@ def run(
     total: int,
     jobs: int,
     *extra: Any,
+    first: int = 0,
 ) -> tuple[list[float], Times, dict[str, int]]:
+    """`total` deals (seeds) from number `first` on, in chunks over `jobs` processes."""
     size = max(1, math.ceil(total / (jobs * 4)))
-    starts = list(range(0, total, size))
+    starts = list(range(first, first + total, size))
     pairs: list[float] = []
     times: Times = {}
     counts: dict[str, int] = {}
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(chunk, s, min(size, total - s), *extra) for s in starts]
+        futures = [pool.submit(chunk, s, min(size, first + total - s), *extra) for s in starts]
         for future in futures:
             p, t, c = future.result()
             pairs += p
@@ -418,13 +497,33 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=400, help="truco games per match (even)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument(
+        "--first", type=int, default=0, help="first deal / seed number (disjoint samples)"
+    )
+    parser.add_argument(
         "--part",
-        choices=("ismcts", "normal", "truco", "bluffer", "latency", "all"),
+        choices=(
+            "ismcts",
+            "ismcts10k",
+            "old",
+            "normal",
+            "truco",
+            "bluffer",
+            "signals",
+            "latency",
+            "all",
+        ),
         default="all",
     )
+    parser.add_argument("--save", help="append each part's pairs to SAVE.<part>")
+    parser.add_argument("--pooled", nargs="*", help="print the interval of saved pair files")
     args = parser.parse_args()
+    if args.pooled:
+        for path in args.pooled:
+            pooled(path)
+        return
     print(f"iterations per decision: {ITERATIONS}", flush=True)
-    parts = ("ismcts", "normal", "truco", "bluffer") if args.part == "all" else (args.part,)
+    every = ("ismcts", "old", "normal", "truco", "bluffer", "signals")
+    parts = every if args.part == "all" else (args.part,)
     if args.part in ("latency", "all"):
         latency_part(60)
     for part in parts:
@@ -432,23 +531,50 @@ def main() -> None:
             continue
         start = time.perf_counter()
         if part == "ismcts":
-            pairs, times, _ = run(ismcts_chunk, args.hands // 2, args.jobs)
+            pairs, times, _ = run(ismcts_chunk, args.hands // 2, args.jobs, first=args.first)
             title = f"euchre hard vs OpenSpiel ISMCTS-1000, {2 * len(pairs)} hands"
-            figure = f"points per hand {interval(pairs)}   (target >= +0.10)"
+            figure = f"points per hand {interval(pairs)}   (target >= +0.30)"
+        elif part == "ismcts10k":
+            pairs, times, _ = run(ismcts_chunk, args.hands // 2, args.jobs, 10000, first=args.first)
+            title = f"euchre hard vs OpenSpiel ISMCTS-10000, {2 * len(pairs)} hands"
+            figure = f"points per hand {interval(pairs)}"
+        elif part == "old":
+            pairs, times, _ = run(old_chunk, args.hands // 2, args.jobs, first=args.first)
+            title = f"euchre hard vs the hard of {OLD_COMMIT}, {2 * len(pairs)} hands"
+            figure = f"points per hand {interval(pairs)}   (target >= +0.05)"
         elif part == "normal":
-            pairs, times, _ = run(normal_chunk, args.hands // 2, args.jobs)
+            pairs, times, _ = run(normal_chunk, args.hands // 2, args.jobs, first=args.first)
             title = f"euchre normal vs the rule player (easy), {2 * len(pairs)} hands"
             figure = f"points per hand {interval(pairs)}   (target >= +0.30)"
         else:
-            opponent = "rules" if part == "truco" else "bluffer"
-            pairs, times, counts = run(truco_chunk, args.games // 2, args.jobs, opponent)
-            target = "60" if part == "truco" else "70"
-            who = "the rule player" if part == "truco" else "an always-raise bluffer"
+            opponent = {"truco": "rules", "bluffer": "bluffer", "signals": "signals"}[part]
+            pairs, times, counts = run(
+                truco_chunk, args.games // 2, args.jobs, opponent, first=args.first
+            )
+            target = {"truco": "70", "bluffer": "80", "signals": "50"}[part]
+            who = {
+                "truco": "the rule player",
+                "bluffer": "an always-raise bluffer",
+                "signals": "hard without signals (ours signal)",
+            }[part]
             title = f"truco hard vs {who}, {2 * len(pairs)} games to 12 ({counts['hands']} hands)"
             figure = f"games won {share(pairs)}   (target >= {target}%)"
         print(f"\n{title}  [{time.perf_counter() - start:.0f} s]", flush=True)
         print(f"  {figure}", flush=True)
         print_times(times)
+        if args.save:
+            # One pair's mean a line, under the part's name: runs on disjoint --first ranges
+            # add up to one sample (--pooled prints its interval).
+            with open(f"{args.save}.{part}", "a", encoding="utf-8") as out:
+                out.writelines(f"{value!r}\n" for value in pairs)
+
+
+def pooled(path: str) -> None:
+    """The interval of every pair saved in `path` (one part's file of --save)."""
+    values = [float(line) for line in Path(path).read_text(encoding="utf-8").split()]
+    games = path.rsplit(".", 1)[-1] in ("truco", "bluffer", "signals")
+    label = f"games won {share(values)}" if games else f"points per hand {interval(values)}"
+    print(f"{path}: {len(values)} pairs ({2 * len(values)} hands or games)  {label}")
 
 
 if __name__ == "__main__":

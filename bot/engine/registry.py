@@ -32,6 +32,8 @@ class Engine:
     # The rule player ("easy" bots): one of game.legal_actions(seat), from game.view(seat).
     bot_action: Callable[[GameProtocol, int], str]
     search: Search
+    # The signal a bot sends its partner now (truco's sinais), from its view; None: none.
+    bot_signal: Callable[[dict[str, Any]], str | None] = lambda _view: None
 
     def new_game(self, options: OptionsProtocol, seed: int) -> GameProtocol:
         """A new game, its first hand dealt (the first dealer drawn from the seed)."""
@@ -52,6 +54,7 @@ ENGINES: Mapping[str, Engine] = {
         options=truco.Options,
         bot_action=truco_bot.choose_action,
         search=truco_search.choose,
+        bot_signal=truco_bot.signal_to_send,
     ),
 }
 

@@ -245,7 +245,18 @@ def _seat_note(scene: SeatScene, seat: int) -> str:
         notes.append(t("picture.alone", scene.locale))
     if seat in (view.get("sitting_out") or ()):
         notes.append(t("picture.sits_out", scene.locale))
+    notes.extend(_signal_note(scene, seat))
     return " · ".join(notes)
+
+
+def _signal_note(scene: SeatScene, seat: int) -> list[str]:
+    """Truco's sinais: the partner's signal on the partner's plate (the view holds only the
+    seat's own pair's signals)."""
+    signals = scene.view.get("signals")
+    if not signals or signals["partner"] is None or seat != (scene.seat + 2) % 4:
+        return []
+    kind = t(f"signal.{signals['partner']}", scene.locale)
+    return [t("picture.signal", scene.locale, signal=kind)]
 
 
 def _plate(pen: Pen, centre: tuple[int, int], name: str, team: int, to_act: bool, note: str) -> int:

@@ -14,6 +14,7 @@ import asyncio
 import logging
 
 from bot.engine.common import team_of
+from bot.engine.truco.signals import SIGNAL_PREFIX
 from bot.tables import bot_moves
 from bot.tables.errors import NoSuchTable, StaleVersion
 from bot.tables.table import CHANGE_ACTION, CHANGE_CLOSED, Table, TableHost
@@ -29,6 +30,11 @@ async def choose_bot_action(table: Table, seat: int, level: str) -> str:
     applying): a hard think holds a held lock up to ~0.3 s."""
     game = table.game
     assert game is not None and table.record.seed is not None
+    # Truco's sinais: a bot (not a person's seat played while away) tells its partner before
+    # its first card of the hand.
+    signal = table.rules.bot_signal(game, seat) if table.is_bot_seat(seat) else None
+    if signal is not None:
+        return signal
     if level == "easy":
         return table.rules.bot_action(game, seat)
     seed = bot_moves.search_seed(table.record.seed, len(game.actions), seat)
@@ -98,8 +104,12 @@ class BotSeats:
         """Play the bot seats' turns one after another. A failed move (the write failed: the
         table is as the store has it) is tried again after a growing pause, never given up."""
         failures = 0
+        signalled = False
         while True:
-            await asyncio.sleep(self._pause(failures) if failures else self.delay)
+            # A signal is said with the card that follows it: no second pause for it.
+            pause = self._pause(failures) if failures else 0.0 if signalled else self.delay
+            signalled = False
+            await asyncio.sleep(pause)
             try:
                 # Think outside the lock (a hard bot thinks up to ~0.3 s; clicks must not wait
                 # for it), then apply only if the table did not move meanwhile.
@@ -113,6 +123,7 @@ class BotSeats:
                     if table.version != version or bot_seat_to_act(table) != seat:
                         continue  # a seat changed hands, the table closed: look again
                     await self._host.apply_locked(table, seat, action)
+                    signalled = action.startswith(SIGNAL_PREFIX)
             except (StaleVersion, NoSuchTable):
                 # Another process had moved the table on: it is reloaded; look again.
                 if table.closed:

@@ -57,6 +57,11 @@ class GameRules:
     def bot_action(self, game: EngineGame, seat: int) -> str:
         return self.engine.bot_action(game, seat)
 
+    def bot_signal(self, game: EngineGame, seat: int) -> str | None:
+        """The honest signal a bot at `seat` sends its partner before it acts (truco's
+        sinais), or None."""
+        return self.engine.bot_signal(game.view(seat))
+
     def seat_of_position(self, game: EngineGame) -> list[int]:
         """The game seat of each lobby position (0..3).
 

@@ -53,7 +53,9 @@ from bot.tables.table import (
 from bot.tables.turn_timers import TAKEOVER_LEVEL
 
 # Game rules (on/off options) the host may switch in the lobby, per game.
-LOBBY_RULES: dict[str, tuple[str, ...]] = {"truco": ("coberta",)}
+LOBBY_RULES: dict[str, tuple[str, ...]] = {"truco": ("coberta", "signals")}
+# A lobby rule's value when the options leave it out (sinais are on by default).
+RULE_DEFAULTS: dict[str, bool] = {"signals": True}
 
 
 def check_open(table: Table) -> None:
@@ -213,7 +215,8 @@ class Lobby:
                 if name not in LOBBY_RULES.get(table.game_name, ()):
                     raise BadOptions(table, reason=name)
                 options = record.options
-                record.options = {**options, name: not options.get(name, False)}
+                on = options.get(name, RULE_DEFAULTS.get(name, False))
+                record.options = {**options, name: not on}
                 try:
                     await save_lobby(self._host, table, list(record.seats))
                 except BaseException:

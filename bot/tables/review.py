@@ -27,6 +27,7 @@ from typing import Any
 from bot.engine.common import Rng
 from bot.engine.euchre import search as euchre_search
 from bot.engine.truco import search as truco_search
+from bot.engine.truco.signals import SIGNAL_PREFIX
 from bot.tables.replay import HAND_DEALT, walk
 from bot.workers import worker_pool
 
@@ -148,6 +149,8 @@ def decision_tasks(
             break
         actor, action = actions[count]
         if actor != seat or (only is not None and count not in only):
+            continue
+        if str(action).startswith(SIGNAL_PREFIX):  # truco's sinais: talk, not a decision
             continue
         view = game.view(seat)
         if len(view["legal_actions"]) < 2:

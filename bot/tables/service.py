@@ -26,6 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.engine.common import EngineError
+from bot.engine.truco.signals import SIGNAL_PREFIX
 from bot.tables import alone, restore
 from bot.tables.beacon import Beacon
 from bot.tables.bot_seats import BotSeats, bot_seat_to_act, choose_bot_action
@@ -325,9 +326,10 @@ class TableService:
         if result is not None:
             record.status = "finished"
             table.result = result
-        record.turn_deadline = table.turn_deadline(self.now())
-        record.turn_warned = False
-        record.turn_since = table.turn_since(self.now())
+        if not action.startswith(SIGNAL_PREFIX):  # a signal (truco) leaves the turn's timer be
+            record.turn_deadline = table.turn_deadline(self.now())
+            record.turn_warned = False
+            record.turn_since = table.turn_since(self.now())
         try:
             await self.store.append_action(
                 table.id,

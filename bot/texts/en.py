@@ -50,6 +50,11 @@ STRINGS: dict[str, str] = {
     "rules.truco.coberta": "**Coberta** (a table option): from the second round on you may play a "
     "card face down. It beats nothing and ties nothing; everyone sees it when the hand ends.",
     "rules.truco.coberta.on": "This table plays with coberta.",
+    "rules.truco.signals": "**Sinais** (signals; a table option, on by default): once a hand, "
+    "from your hand message, you may tell your partner what you hold: the zap, copas, espadilha, "
+    "pica-fumo, a three, or nothing good. Only your partner sees it, in their hand message and "
+    "picture. Bots signal honestly and read yours; a person may bluff.",
+    "rules.truco.signals.off": "This table plays without signals.",
     "rules.choice.euchre": "Euchre",
     "rules.choice.truco": "Truco Mineiro",
     # errors and refusals (one short sentence each)
@@ -196,6 +201,7 @@ STRINGS: dict[str, str] = {
     "table.field.hand": "This hand",
     "table.hand_value": "Worth {value} points",
     "options.coberta": "coberta",
+    "options.signals_off": "no signals",
     "hand.button.cover": "{card} face down",
     "hand.button.alone_off": "Go alone: off",
     "hand.button.alone_on": "Go alone: on",
@@ -276,6 +282,15 @@ STRINGS: dict[str, str] = {
     "hand.title": "**Your hand** — {game}, table {table} · {team} with {partner}",
     "hand.cards": "Cards: {cards}",
     "hand.manilhas": "Manilhas, high to low: zap, copas, espadilha, ouros",
+    "hand.signal.partner": "🤫 {partner} signals: **{signal}**",
+    "hand.signal.mine": "🤫 You signalled {signal} to {partner}.",
+    "hand.signal.button": "Signal {signal}",
+    "signal.zap": "zap",
+    "signal.copas": "copas",
+    "signal.espada": "espadilha",
+    "signal.pica": "pica-fumo",
+    "signal.three": "a three",
+    "signal.none": "nothing good",
     "hand.bowers": "Bowers: the jacks of {right} (right) and {left} (left)",
     "hand.top_cards.mine": "yours: {cards}",
     "hand.discarded": "You discarded {card}.",
@@ -585,6 +600,7 @@ STRINGS: dict[str, str] = {
     "cmd.name.ping_after": "ping_after",
     "settings.button": "{setting}: {value}",
     "lobby.rule.coberta": "Coberta",
+    "lobby.rule.signals": "Signals",
     "lobby.settings": "Table settings (the host may change them)",
     "lobby.setting_line": "{setting}: **{value}**",
     "cmd.new.turn_timer": "Time for a turn before a bot plays it (default 2 min)",
@@ -637,6 +653,7 @@ STRINGS: dict[str, str] = {
     "picture.team": "Team {number}",
     "picture.target": "to {target}",
     "picture.dealer": "dealer",
+    "picture.signal": "signals {signal}",
     "picture.alone": "alone",
     "picture.sits_out": "sits out",
     "picture.trump": "Trump",

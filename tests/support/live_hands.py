@@ -12,11 +12,12 @@ from tests.support.world import World
 
 
 def enabled_actions(hand: Message) -> dict[str, tuple[int, str]]:
-    """custom_id -> (version, action) of the game buttons one can click."""
+    """custom_id -> (version, action) of the game buttons one can click (truco's signal
+    buttons aside: talk, not moves; tests/ui/test_ui_signals.py has them)."""
     found = {}
     for button in hand.buttons:
         parsed = parse_game_action(button.custom_id or "")
-        if parsed is not None and not button.disabled:
+        if parsed is not None and not button.disabled and not parsed.action.startswith("signal:"):
             found[button.custom_id or ""] = (parsed.version, parsed.action)
     return found
 

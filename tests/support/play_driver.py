@@ -263,10 +263,14 @@ class TableDriver:
         seat = rng.choice(humans)
         person = self.person_at(seat)
         hand = await self.hand_of(person, rng)
+        # Truco's signal buttons aside (talk, not moves: tests/ui/test_ui_signals.py).
         enabled = [
             b
             for b in hand.buttons
-            if b.custom_id and b.custom_id.startswith("t:") and not b.disabled
+            if b.custom_id
+            and b.custom_id.startswith("t:")
+            and not b.disabled
+            and ":signal:" not in b.custom_id
         ]
         actions = {parse_game_action(b.custom_id).action for b in enabled}  # type: ignore[union-attr]
         # The legal actions, and under euchre's alone=anyone each bid also "· alone" (issue 21).

@@ -165,4 +165,6 @@ def check_step(table: Table) -> None:
                     enabled.add(game_id.action)
             else:
                 assert parse_table_button(button.custom_id or "") is not None
-        assert enabled == set(alone.alone_variants(table, view["legal_actions"]))
+        # Truco's sinais (issue 35): the signals the seat may send are buttons too.
+        signals = set((view.get("signals") or {}).get("can_send", ()))
+        assert enabled == set(alone.alone_variants(table, view["legal_actions"])) | signals

@@ -186,6 +186,7 @@ def test_every_hindi_picture_label_is_drawn(key: str) -> None:
         "name": "Carla",
         "ask": t("truco.ask.truco", "hi"),
         "points": 4,
+        "signal": t("signal.zap", "hi"),
     }
     text = t(key, "hi", a=6, b=11, **values)
     assert re.search("[\u0900-\u097f]", text), f"{key} is not Hindi: {text!r}"

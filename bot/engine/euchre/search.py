@@ -20,9 +20,17 @@ from typing import Any
 from bot.engine.common import EngineError, Rng
 from bot.engine.euchre import bot_player
 from bot.engine.euchre.actions import CARD_OF_DISCARD, CARD_OF_PLAY, DISCARD_ACTION
-from bot.engine.euchre.cards import CARD_OF_CODE, CODES, EFFECTIVE_SUIT, SUIT_OF_CODE, deck_for
+from bot.engine.euchre.cards import (
+    CARD_OF_CODE,
+    CODES,
+    EFFECTIVE_SUIT,
+    SUIT_OF_CODE,
+    TRICK_POWER,
+    deck_for,
+)
 from bot.engine.euchre.events import HAND_SCORED, TRICK_WON
 from bot.engine.euchre.game import HIDDEN_DISCARD, Game, new_game
+from bot.engine.euchre.inference import bid_weight, win_chance
 from bot.engine.euchre.options import Options
 from bot.engine.fair_deal import SEEDED
 
@@ -44,7 +52,9 @@ class _Knowledge:
             players=None,
         )
         self.turned = CARD_OF_CODE[view["turned_card"]]
+        self.turned_suit = SUIT_OF_CODE.get(view["named_suit"] or view["turned_card"][1], -1)
         self.history = history
+        self.bids = [(s, a) for s, a in history if a == "pass" or a[:5] in ("order", "call:")]
         hand = [CARD_OF_CODE[c] for c in view["hand"]]
         self.hand = hand
         trump = SUIT_OF_CODE[view["trump"]] if view["trump"] else -1
@@ -92,6 +102,11 @@ class _Knowledge:
 
     def sample(self, rng: Rng) -> Game | None:
         """A game at the seat's current position, its hidden cards drawn at random."""
+        sampled = self.weighted_sample(rng)
+        return None if sampled is None else sampled[0]
+
+    def weighted_sample(self, rng: Rng) -> tuple[Game, float] | None:
+        """`sample`, and how much it counts by the other seats' bids (inference.py)."""
         for _ in range(_SHUFFLE_TRIES):
             hands = self._deal(rng.shuffled(self.pool))
             if hands is not None:
@@ -117,7 +132,7 @@ class _Knowledge:
             cards = rest
         return hands, cards
 
-    def _replayed(self, hands: list[list[int]], rest: list[int]) -> Game | None:
+    def _replayed(self, hands: list[list[int]], rest: list[int]) -> tuple[Game, float] | None:
         dealer = self.dealer
         discard = self.discard
         if self.dealer_holds:
@@ -138,7 +153,19 @@ class _Knowledge:
                 game.apply(s, action)
         except EngineError:  # a deal the seen play rules out after all (e.g. a forced lead)
             return None
-        return game
+        weight = 1.0
+        if self.bids and self.turned_suit >= 0:
+            weight = bid_weight(self.bids, start, self.seat, dealer, self.turned, self.turned_suit)
+        return game, weight
+
+
+def _rollout_value(game: Game, team: int, scores: tuple[int, int], target: int) -> float:
+    """The hand played out: our chance to win the game from the score it leaves (inference.py
+    win_chance), so the points count for what they are worth at this score."""
+    points = _rollout_points(game, team)
+    if points >= 0:
+        return win_chance(scores[0] + points, scores[1], target)
+    return win_chance(scores[0], scores[1] - points, target)
 
 
 def _rollout_points(game: Game, team: int) -> int:
@@ -155,25 +182,38 @@ def _rollout_points(game: Game, team: int) -> int:
 
 
 def evaluate(
-    view: dict[str, Any], history: list[tuple[int, str]], iterations: int, seed: int
+    view: dict[str, Any],
+    history: list[tuple[int, str]],
+    iterations: int,
+    seed: int,
+    *,
+    score_aware: bool = False,
 ) -> list[tuple[str, float]]:
     """Each legal action with its sampled expected points for the hand (ours minus theirs),
-    from about `iterations` play-outs in all; empty when no deal fits what the seat saw."""
+    from about `iterations` play-outs in all; empty when no deal fits what the seat saw. With
+    `score_aware`, the sampled chance to win the game instead (what the bot plays by)."""
     legal: list[str] = view["legal_actions"]
     knowledge = _Knowledge(view, history)
     seat = knowledge.seat
+    team = seat % 2
+    scores = (view["scores"][team], view["scores"][1 - team])
+    target: int = view["target"]
     rng = Rng(seed)
-    totals = [0] * len(legal)
-    samples = 0
+    totals = [0.0] * len(legal)
+    samples = 0.0
     for _ in range(max(1, iterations // len(legal))):
-        base = knowledge.sample(rng)
-        if base is None:
+        sampled = knowledge.weighted_sample(rng)
+        if sampled is None:
             continue
-        samples += 1
+        base, weight = sampled
+        samples += weight
         for i, action in enumerate(legal):
             game = base.clone()
             game.apply(seat, action)
-            totals[i] += _rollout_points(game, seat % 2)
+            if score_aware:
+                totals[i] += weight * _rollout_value(game, team, scores, target)
+            else:
+                totals[i] += weight * _rollout_points(game, team)
     if not samples:
         return []
     return [(action, total / samples) for action, total in zip(legal, totals, strict=True)]
@@ -184,11 +224,38 @@ def choose(view: dict[str, Any], history: list[tuple[int, str]], iterations: int
     legal: list[str] = view["legal_actions"]
     if len(legal) == 1:
         return legal[0]
-    values = evaluate(view, history, iterations, seed)
+    spared = _spare_partner(view, history)
+    if spared != legal:
+        view = {**view, "legal_actions": spared}
+        if len(spared) == 1:
+            return spared[0]
+    values = evaluate(view, history, iterations, seed, score_aware=True)
     if not values:
         return bot_player.decide(view)
     # The first of the best, in legal order (max keeps the first of equals).
     return max(values, key=lambda pair: pair[1])[0]
+
+
+def _spare_partner(view: dict[str, Any], history: list[tuple[int, str]]) -> list[str]:
+    """Etiquette: the legal actions less those that overtake the partner's sure winner (he
+    takes the trick whatever the seats after us hold: we play last, or no unseen card beats
+    it). Overtaking it only spends a card; the play-outs' noise must not choose it."""
+    legal: list[str] = view["legal_actions"]
+    trick = view["trick"]
+    if view["phase"] != "play" or not trick or not view["trump"]:
+        return legal
+    trump = SUIT_OF_CODE[view["trump"]]
+    led = EFFECTIVE_SUIT[trump][CARD_OF_CODE[trick[0]["card"]]]
+    power = TRICK_POWER[trump][led]
+    winning = max(trick, key=lambda t: power[CARD_OF_CODE[t["card"]]])
+    if winning["seat"] != (view["seat"] + 2) % 4:
+        return legal
+    best = power[CARD_OF_CODE[winning["card"]]]
+    last = len(trick) == 3 - len(view["sitting_out"])
+    if not last and any(power[c] > best for c in _Knowledge(view, history).pool):
+        return legal
+    keep = [a for a in legal if a not in CARD_OF_PLAY or power[CARD_OF_PLAY[a]] <= best]
+    return keep or legal
 
 
 def choose_action(game: Game, seat: int, iterations: int, seed: int) -> str:

@@ -10,6 +10,8 @@ The rules of thumb:
 - lead the strongest card; otherwise play the cheapest card that takes the round, let the
   partner's winning card stand with the weakest, tie when a tie wins the hand, else throw the
   weakest;
+- sinais: on its first turn to play in a hand it tells its partner, honestly, its best
+  manilha, a three, or nothing good (`signal_to_send`; the table sends it before the card);
 - coberta (T15): a card thrown below the round's best cannot take or tie it, so it goes face
   down when covering is allowed (it tells the other pair nothing).
 """
@@ -23,6 +25,7 @@ from bot.engine.common import IllegalAction
 from bot.engine.protocol import GameProtocol
 from bot.engine.truco.cards import FACE_DOWN, STRENGTH
 from bot.engine.truco.game import COVER_PREFIX
+from bot.engine.truco.signals import SIGNAL_PREFIX, honest_signal
 
 RAISE_POWER = 4  # ask or counter-raise at this power or more
 ACCEPT_POWER = 2  # accept at this power or more
@@ -30,6 +33,17 @@ STRONG = STRENGTH["2C"]  # twos, threes and manilhas
 MANILHA = STRENGTH["7D"]  # the lowest manilha
 # A card face down in the round (T15) beats and ties nothing.
 _STRENGTH = {**STRENGTH, FACE_DOWN: -1}
+
+
+def signal_to_send(view: dict[str, Any]) -> str | None:
+    """Sinais: the honest signal of the seat's hand, sent once a hand on its first turn to play
+    (before its card), when the table plays with signals; else None."""
+    signals = view.get("signals")
+    if not signals or not signals["can_send"] or view["phase"] != "play":
+        return None
+    if view["turn"] != view["seat"]:
+        return None
+    return SIGNAL_PREFIX + honest_signal(view["hand"])
 
 
 def choose_action(game: GameProtocol, seat: int) -> str:

@@ -47,6 +47,7 @@ from bot.engine.truco.cards import (
 )
 from bot.engine.truco.errors import AlreadyAnswered
 from bot.engine.truco.options import Options
+from bot.engine.truco.signals import SIGNAL_ACTIONS, SIGNAL_PREFIX, SIGNALS, kind_of
 
 # T15: a covered card sits in the round as COVER_MARK + its code. It ranks below every card, so it
 # beats and ties nothing; only a round of four covered cards has it on top, and that round is tied
@@ -184,6 +185,7 @@ class Game(GameRecord):
         "_results",
         "_rounds",
         "_scores",
+        "_signals",
         "_special",
         "_target",
         "_trick",
@@ -241,6 +243,7 @@ class Game(GameRecord):
     _answered: int
     _hand_start: int
     _coberta: bool
+    _signals: list[str | None]  # this hand's signal by seat (sinais), None: none sent
 
     def __init__(
         self,
@@ -281,6 +284,7 @@ class Game(GameRecord):
         self.is_over = False
         self._last_trick = None
         self._answered = 0
+        self._signals = [None, None, None, None]
         if options.deal == SEEDED:
             self._fair = None
             self._start_hand(self._deal_for(0, first_dealer), self.events)
@@ -318,6 +322,9 @@ class Game(GameRecord):
         return list(_ACCEPT_RUN)  # answering twelve, or the hand-of-ten decision
 
     def apply(self, seat: int, action: str) -> list[Event]:
+        # A partner's signal (sinais, signals.py), out of turn.
+        if action.__class__ is str and action in SIGNAL_ACTIONS:
+            return self._signal(seat, action)
         # One membership test covers the common case; `_refuse` finds the precise error.
         if seat.__class__ is not int or seat not in self.to_act or action.__class__ is not str:
             if self.phase == PHASE_CUT:
@@ -377,12 +384,38 @@ class Game(GameRecord):
 
     def hand_history(self, seat: int) -> list[tuple[int, str]]:
         """This hand's actions as `seat` saw them: another seat's covered card is `cover:?`
-        (T15), the rest is public. With the view, all a look-ahead may know (search.py)."""
+        (T15), the other pair's signals are left out, the rest is public. With the view, all a
+        look-ahead may know (search.py)."""
         _check_seat(seat)
+        team = seat & 1
         return [
             (s, HIDDEN_COVER if s != seat and a in COVER_PLAY else a)
             for s, a in self.actions[self._hand_start :]
+            if (s & 1) == team or a not in SIGNAL_ACTIONS
         ]
+
+    def signal_actions(self, seat: int) -> list[str]:
+        """The signals `seat` may send its partner now (sinais, signals.py): once a hand, while
+        the cards are played, if the table plays with signals; a pair in its hand of ten sees
+        the partner's cards and needs none."""
+        _check_seat(seat)
+        if (
+            not self.options.signals
+            or self.phase not in (PHASE_PLAY, PHASE_ANSWER)
+            or self._signals[seat] is not None
+            or self._hand_of_ten == (seat & 1)
+        ):
+            return []
+        return sorted(SIGNAL_ACTIONS, key=_SIGNAL_ORDER.__getitem__)
+
+    def _signal(self, seat: int, action: str) -> list[Event]:
+        if action not in self.signal_actions(_check_seat(seat)):
+            if self.phase == PHASE_OVER:
+                raise GameOver("the game is over")
+            raise IllegalAction(f"{action!r} is not allowed now")
+        self._signals[seat] = kind_of(action)
+        self.actions.append((seat, action))
+        return []  # no event: events are public, a signal is for the partner only
 
     def _refuse(self, seat: object, action: object) -> NoReturn:
         if self.phase == PHASE_OVER:
@@ -425,6 +458,7 @@ class Game(GameRecord):
 
     def _start_hand(self, hands: list[list[str]], out: list[Event]) -> None:
         self._hands = hands
+        self._signals = [None, None, None, None]
         self._trick = []
         self._rounds = []
         self._results = []
@@ -804,6 +838,8 @@ class Game(GameRecord):
             "hand_of_ten": None if self._hand_of_ten < 0 else self._hand_of_ten,
             "iron_hand": self._iron,
             "partner_hand": partner_hand,
+            # Sinais: only the seat's own and its partner's, never the other pair's.
+            "signals": None if seat is None else self._signals_view(seat),
         }
         if self.options.match != 1:
             out["games_won"] = list(self.games_won)
@@ -812,6 +848,14 @@ class Game(GameRecord):
         if fair is not None:
             out["fair"] = fair.view()
         return out
+
+    def _signals_view(self, seat: int) -> dict[str, Any]:
+        """The seat's own signal this hand, its partner's, and the signals it may send now."""
+        return {
+            "mine": self._signals[seat],
+            "partner": self._signals[(seat + 2) % 4],
+            "can_send": self.signal_actions(seat),
+        }
 
     def _run_value(self) -> int | None:
         if self.phase == PHASE_ANSWER:
@@ -867,6 +911,7 @@ class Game(GameRecord):
         new._rounds = list(self._rounds)
         new._results = list(self._results)
         new.to_act = list(self.to_act)
+        new._signals = list(self._signals)
         if self._fair is not None:
             new._fair = self._fair.copy()
         return new
@@ -886,6 +931,9 @@ class Game(GameRecord):
             f"<truco Game hand={self.hand_number} phase={self.phase} scores={self.scores} "
             f"to_act={self.to_act}>"
         )
+
+
+_SIGNAL_ORDER: Final[dict[str, int]] = {SIGNAL_PREFIX + kind: i for i, kind in enumerate(SIGNALS)}
 
 
 def _public(card: str) -> str:

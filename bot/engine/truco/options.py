@@ -21,6 +21,8 @@ class Options:
     """`target`: points that win the game (T12). Points come in even amounts, so it must be even;
     the hand of ten (T13) and the iron hand (T14) happen at `target - 2` (10 by default).
     `coberta`: from the second round on a card may be played face down (T15, not in the seed).
+    `signals`: partners may signal each other what they hold (sinais, signals.py; on by default,
+    not in the seed: a signal changes no rule of play).
     `match`: best of 1, 3 or 5 games; the first pair to win a majority wins the match, the next
     game starting at 0-0 right after the winning hand (as euchre's rubber, E22)."""
 
@@ -31,6 +33,7 @@ class Options:
     players: tuple[str, ...] | None = None
     coberta: bool = False
     match: int = 1
+    signals: bool = True
 
     def __post_init__(self) -> None:
         target = self.target
@@ -43,6 +46,8 @@ class Options:
         object.__setattr__(self, "players", check_deal_options(self.deal, self.players))
         if self.coberta.__class__ is not bool:
             raise InvalidOptions(f"coberta must be true or false, not {self.coberta!r}")
+        if self.signals.__class__ is not bool:
+            raise InvalidOptions(f"signals must be true or false, not {self.signals!r}")
         if self.match.__class__ is not int or self.match not in MATCH_LENGTHS:
             raise InvalidOptions(f"match must be one of {MATCH_LENGTHS}, not {self.match!r}")
 
@@ -63,6 +68,8 @@ class Options:
             data["coberta"] = True
         if self.match != 1:
             data["match"] = self.match
+        if not self.signals:  # on by default: written only when switched off
+            data["signals"] = False
         return data | deal_options_dict(self.deal, self.players)
 
     @classmethod

@@ -29,6 +29,10 @@ Coberta (T15): another seat's covered card is `cover:?` in the history and face 
 view; each sample draws it from the unseen cards like the cards still held. The play-outs never
 cover (a card covered below the round's best changes nothing), but our own covers are weighed.
 
+Inference (inference.py): the partner's signal (sinais) shapes the partner's drawn cards, and
+the other pair's accepts and raises weigh the deals. Bluffs: a raise the cards do not call for
+is made at the rate of `bluff_rate` when the search values it within BLUFF_MARGIN of the best.
+
 `iterations` is the number of sampled deals; each is played out once per card we may play now
 (once if we play none now), with quick play-outs that settle rounds as the engine does.
 
@@ -56,6 +60,7 @@ from bot.engine.truco.game import (
     Game,
     decide_hand,
 )
+from bot.engine.truco.inference import SIGNAL_TRIES, Reading
 from bot.engine.truco.options import Options
 
 _HAND_POINTS = 2  # an ordinary hand: the unit of the win-chance table
@@ -292,7 +297,7 @@ class _HandStakes(_Stakes):
         return 0.0
 
 
-def _worth(node: Node, stats: dict[str | None, list[list[int]]], stakes: _Stakes) -> float:
+def _worth(node: Node, stats: dict[str | None, list[list[float]]], stakes: _Stakes) -> float:
     kind = node[0]
     if kind == "end":
         return stakes.end(node)
@@ -420,7 +425,7 @@ def evaluate_both(
 
 def _sampled(
     view: dict[str, Any], history: list[tuple[int, str]], iterations: int, seed: int
-) -> tuple[list[tuple[str, Node]], dict[str | None, list[list[int]]], _Stakes]:
+) -> tuple[list[tuple[str, Node]], dict[str | None, list[list[float]]], _Stakes]:
     """The betting tree below each legal action, the play-out counts of its leaves, and the
     score's stakes."""
     legal: list[str] = view["legal_actions"]
@@ -432,7 +437,21 @@ def _sampled(
     rng = Rng(seed)
     known, played, pool, hidden = _unseen(view, history)
     sizes: list[int] = view["hand_sizes"]
-    first, covered = _deal(known, sizes, pool, rng, hidden)
+    reading = Reading(view, history)
+
+    unseen = set(pool)
+
+    def deal() -> tuple[list[list[str]], list[list[str]]]:
+        # The partner's signal (inference.py): its manilha placed, else redrawn until its
+        # cards agree (a few tries: a bluff is let go).
+        for _ in range(SIGNAL_TRIES):
+            hands, faces = _deal(known, sizes, pool, rng, hidden)
+            reading.place_signalled(hands, faces, unseen, rng)
+            if reading.fits_partner(hands):
+                break
+        return hands, faces
+
+    first, covered = deal()
     # The betting tree, on a real engine at this position (any deal gives the same tree).
     skeleton = _replay(view, history, options, first, played, covered)
     keys: set[str | None] = set()
@@ -444,9 +463,11 @@ def _sampled(
     dealer: int = view["dealer"]
     samples = max(1, iterations)
     # Per continuation, by what the next round shows (it, then 0 / 1 / tie): deals, hands won.
-    stats = {key: [[0, 0, 0], [0, 0, 0]] for key in order}
+    # Weighted by what the other pair's answers say (inference.py).
+    stats = {key: [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]] for key in order}
     for n in range(samples):
-        hands = first if n == 0 else _deal(known, sizes, pool, rng, hidden)[0]
+        hands = first if n == 0 else deal()[0]
+        weight = reading.weight(hands, played)
         for key in order:
             # A card to play now: its code, or `cover:<code>` to play it face down (T15).
             card = key
@@ -456,8 +477,9 @@ def _sampled(
             if shown < 2:
                 shown = 0 if shown == team else 1  # 0: our pair took it, 1: theirs
             counts, wins = stats[key]
-            counts[shown] += 1
-            wins[shown] += winner == team
+            counts[shown] += weight
+            if winner == team:
+                wins[shown] += weight
     stakes = _Stakes((view["scores"][team], view["scores"][1 - team]), options.target)
     return root, stats, stakes
 
@@ -472,7 +494,40 @@ def choose(view: dict[str, Any], history: list[tuple[int, str]], iterations: int
     for action, value in values[1:]:
         if value > best_value:
             best, best_value = action, value
+    if best != RAISE and _bluffs(view, dict(values), best_value, seed):
+        return RAISE
     return best
+
+
+# A bluff is only weighed when the search's own value of the raise is this close to the best
+# (win chance): a raise the look-ahead thinks costly is never made to bluff.
+BLUFF_MARGIN = 0.02
+_BLUFF_STREAM = 35
+
+
+def bluff_rate(view: dict[str, Any]) -> float:
+    """How often a raise that does not pay on the cards is made anyway: bet / (pot + 2 bet),
+    the share of bluffs that leaves the other pair no better off calling than running (the
+    classic bluffing ratio), with the pot the points a run gives now and the bet what an
+    accept adds: 1/3 for truco (2 to 4), 1/4 for six, 2/7 for ten, 1/7 for twelve."""
+    ask = view.get("pending_ask")
+    level = view["raise_name"]
+    names = [name for name, _ in RAISES]
+    if level not in names:
+        return 0.0
+    worth = RAISES[names.index(level)][1]
+    pot = ask["value"] if ask else view["hand_value"]
+    bet = worth - pot
+    return bet / (pot + 2 * bet) if bet > 0 else 0.0
+
+
+def _bluffs(view: dict[str, Any], values: dict[str, float], best: float, seed: int) -> bool:
+    """Whether to raise as a bluff now: a raise is legal, costs at most BLUFF_MARGIN by the
+    search's own values, and the seed's draw falls within `bluff_rate` (deterministic)."""
+    raised = values.get(RAISE)
+    if raised is None or raised < best - BLUFF_MARGIN:
+        return False
+    return Rng(seed, _BLUFF_STREAM).below(1_000_000) < bluff_rate(view) * 1_000_000
 
 
 def choose_action(game: Game, seat: int, iterations: int, seed: int) -> str:

@@ -15,7 +15,7 @@ import discord
 from bot.engine.common import team_of
 from bot.tables import alone
 from bot.tables.bot_moves import LEVELS
-from bot.tables.lobby import LOBBY_RULES
+from bot.tables.lobby import LOBBY_RULES, RULE_DEFAULTS
 from bot.tables.service import Table
 from bot.tables.settings import SETTINGS, setting_of
 from bot.tables.story import story_lines, table_story
@@ -24,6 +24,7 @@ from bot.ui.fair import deals as fair_deal
 from bot.ui.kit.components import Buttons
 from bot.ui.kit.custom_ids import ended_game_at, game_action_id, table_button_id
 from bot.ui.kit.message_parts import COLOURS, MessageParts
+from bot.ui.table.signals import add_signal_buttons, signal_lines
 from bot.ui.table.table_picture import URL as PICTURE_URL
 from bot.ui.table.table_picture import wants_picture
 from bot.ui.words import round_words
@@ -107,6 +108,8 @@ def rules_summary(game: str, options: Mapping[str, Any], locale: str | None) -> 
         parts = [t("options.target", locale, target=options["target"])]
         if options.get("coberta"):
             parts.append(t("options.coberta", locale))
+        if options.get("signals") is False:
+            parts.append(t("options.signals_off", locale))
         if options.get("match", 1) != 1:
             parts.append(t("options.best_of", locale, games=options["match"]))
     return " · ".join(parts)
@@ -214,8 +217,8 @@ def lobby_message(table: Table, locale: str | None = None) -> MessageParts:
             label=t("settings.button", locale, setting=name, value=value),
             row=3,
         )
-    for rule in LOBBY_RULES.get(table.game_name, ()):  # truco's coberta (T15)
-        on = bool(table.options.get(rule, False))
+    for rule in LOBBY_RULES.get(table.game_name, ()):  # truco's coberta (T15), sinais
+        on = bool(table.options.get(rule, RULE_DEFAULTS.get(rule, False)))
         view.add(
             table_button_id(table.id, "set", setting=rule),
             label=t(
@@ -804,6 +807,7 @@ def hand_message(
                     run_value=ask["run_value"],
                 )
             )
+        lines.extend(signal_lines(view, name_of((seat + 2) % 4), locale))  # sinais
         partner = view.get("partner_hand")
         if partner:
             lines.append(
@@ -876,6 +880,7 @@ def hand_message(
             style=_action_style(action),
             row=2 + index // 5,
         )
+    add_signal_buttons(buttons, table.id, version, view, locale)  # truco's sinais
     buttons.add(table_button_id(table.id, "refresh"), label=t("hand.button.refresh", locale), row=4)
     if alone.may_toggle(table, seat):
         # Euchre's going-alone answer, chosen ahead (bot/tables/alone.py): one optional click.

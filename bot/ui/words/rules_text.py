@@ -23,4 +23,7 @@ def rules_text(game: str, options: Mapping[str, Any] | None, locale: str | None)
     text += "\n" + t("rules.truco.coberta", locale)
     if options.get("coberta"):
         text += "\n" + t("rules.truco.coberta.on", locale)
+    text += "\n" + t("rules.truco.signals", locale)
+    if options.get("signals") is False:
+        text += "\n" + t("rules.truco.signals.off", locale)
     return text
