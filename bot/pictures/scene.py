@@ -8,10 +8,10 @@ alone) comes from `game.view(seat)`: that seat's hand, never another's.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.tables import pace
 from bot.tables.service import Table
 from bot.texts import t
 
@@ -140,10 +140,14 @@ def seat_scene_of(
     if game is None or table.status == "lobby":
         return None
     names = [_player_name(table, table.position_of_seat(s), locale) for s in range(4)]
-    deadline = table.record.turn_deadline
+    # Issue 30 item 4: a picture cannot count down, so none shows the time left (it froze at
+    # the value of the moment it was drawn); the hand's text carries Discord's live
+    # countdown (`<t:…:R>`). `now` is kept for callers.
     seconds_left = None
-    if deadline is not None and now is not None and table.humans_to_act():
-        seconds_left = max(0, math.ceil(deadline - now))
+    view = game.view(seat)
+    if not pace.trick_of_this_hand(game.events):
+        # Issue 30 item 3: the last hand's trick is not this hand's "last trick".
+        view = {**view, "last_trick": None}
     return SeatScene(
         table.id,
         table.version,
@@ -151,6 +155,6 @@ def seat_scene_of(
         locale,
         seat,
         names,
-        game.view(seat),
+        view,
         seconds_left,
     )

@@ -363,7 +363,8 @@ def _last_trick(pen: Pen, scene: SeatScene) -> None:
         return
     x, y = LAST_TRICK
     winner = last["winner"]
-    label = t("picture.last_trick", scene.locale)
+    # Truco's are rounds, as its text says (issue 30 item 6).
+    label = t("picture.last_round" if scene.game == "truco" else "picture.last_trick", scene.locale)
     if winner is None:  # a tied truco round (T6)
         label = f"{label} · {t('picture.tied', scene.locale)}"
     # The label in the winning team's colour, like the name plates' bars.
@@ -422,9 +423,15 @@ def _euchre_header(pen: Pen, scene: SeatScene, x0: int) -> None:
     pen.image.paste(symbol, (round(chip_x) + 7, 11), symbol)
     if view["maker"] is not None:
         maker = shown_name(scene.names[view["maker"]])
+        # Your own bid reads as yours (issue 30 item 6).
+        called = (
+            t("picture.maker.you", scene.locale)
+            if view["maker"] == scene.seat
+            else t("picture.maker", scene.locale, name=maker)
+        )
         pen.text(
             (x0, 66),
-            t("picture.maker", scene.locale, name=maker),
+            called,
             SMALL,
             bold=False,
             fill=DIM,
@@ -449,7 +456,8 @@ def _truco_header(pen: Pen, scene: SeatScene, x0: int) -> None:
     ask = view.get("pending_ask")
     if ask is not None:
         lines.append(t("picture.asked", locale, ask=t(f"truco.ask.{ask['name']}", locale)))
-    if view.get("hand_of_ten") is not None:
+    if view.get("hand_of_ten") is not None and view.get("phase") == "hand_of_ten":
+        # Only while they decide (issue 30 item 6).
         lines.append(t("picture.hand_of_ten", locale, number=view["hand_of_ten"] + 1))
     if view.get("iron_hand"):
         lines.append(t("picture.iron_hand", locale))
@@ -471,7 +479,10 @@ def _partner_hand(pen: Pen, scene: SeatScene) -> None:
 def _winner(pen: Pen, scene: SeatScene) -> None:
     view = scene.view
     scores = view["scores"]
-    text = t("picture.winner", scene.locale, number=view["winner"] + 1, a=scores[0], b=scores[1])
+    winner = view["winner"]  # the winner's score first, as the text says (issue 30 item 6)
+    text = t(
+        "picture.winner", scene.locale, number=winner + 1, a=scores[winner], b=scores[1 - winner]
+    )
     width = pen.length(text, BIG) + 60
     pen.draw.rounded_rectangle(
         [CENTRE[0] - width / 2, CENTRE[1] - 30, CENTRE[0] + width / 2, CENTRE[1] + 30],

@@ -340,7 +340,8 @@ def _truco_box(draw: ImageDraw.ImageDraw, scene: Scene) -> None:
     ask = view.get("pending_ask")
     if ask is not None:
         lines.append(t("picture.asked", locale, ask=t(f"truco.ask.{ask['name']}", locale)))
-    if view.get("hand_of_ten") is not None:
+    if view.get("hand_of_ten") is not None and view.get("phase") == "hand_of_ten":
+        # Only while they decide (issue 30 item 6).
         lines.append(t("picture.hand_of_ten", locale, number=view["hand_of_ten"] + 1))
     if view.get("iron_hand"):
         lines.append(t("picture.iron_hand", locale))
@@ -395,7 +396,10 @@ def _winner_banner(draw: ImageDraw.ImageDraw, scene: Scene) -> None:
     assert view is not None
     winner = view["winner"]
     scores = view["scores"]
-    text = t("picture.winner", scene.locale, number=winner + 1, a=scores[0], b=scores[1])
+    # The winner's score first, as the text says (issue 30 item 6).
+    text = t(
+        "picture.winner", scene.locale, number=winner + 1, a=scores[winner], b=scores[1 - winner]
+    )
     draw.rounded_rectangle(
         [CENTRE[0] - 170, CENTRE[1] + 62, CENTRE[0] + 170, CENTRE[1] + 100],
         radius=12,

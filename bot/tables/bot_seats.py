@@ -14,7 +14,7 @@ import asyncio
 import logging
 
 from bot.engine.common import team_of
-from bot.tables import bot_moves
+from bot.tables import bot_moves, pace
 from bot.tables.errors import NoSuchTable, StaleVersion
 from bot.tables.table import CHANGE_ACTION, CHANGE_CLOSED, Table, TableHost
 
@@ -99,7 +99,7 @@ class BotSeats:
         table is as the store has it) is tried again after a growing pause, never given up."""
         failures = 0
         while True:
-            await asyncio.sleep(self._pause(failures) if failures else self.delay)
+            await asyncio.sleep(self._pause(failures) if failures else self._before(table))
             try:
                 # Think outside the lock (a hard bot thinks up to ~0.3 s; clicks must not wait
                 # for it), then apply only if the table did not move meanwhile.
@@ -113,6 +113,7 @@ class BotSeats:
                     if table.version != version or bot_seat_to_act(table) != seat:
                         continue  # a seat changed hands, the table closed: look again
                     await self._host.apply_locked(table, seat, action)
+                    await self._answer_alone(table)
             except (StaleVersion, NoSuchTable):
                 # Another process had moved the table on: it is reloaded; look again.
                 if table.closed:
@@ -132,6 +133,24 @@ class BotSeats:
             failures = 0
             # Every listener hears it (this one too: its task is running, nothing to start).
             self._host.changed(table, CHANGE_ACTION)
+
+    def _before(self, table: Table) -> float:
+        """The wait before the next bot move: a human pace (bot/tables/pace.py)."""
+        game = table.game
+        if game is None:
+            return self.delay
+        return pace.bot_pause(game.events, str(game.view(None)["phase"]), self.delay)
+
+    async def _answer_alone(self, table: Table) -> None:
+        """Bots' going-alone answers (E14) go with the move before them, in the engine's
+        order: one public state, not one per answer (issue 30 item 2). The lock is held."""
+        while (game := table.game) is not None and not game.is_over:
+            seat = bot_seat_to_act(table)
+            if seat is None or game.view(None)["phase"] != "alone":
+                return
+            level = table.player_at(seat).level or bot_moves.DEFAULT_LEVEL
+            action = await choose_bot_action(table, seat, level)
+            await self._host.apply_locked(table, seat, action)
 
     def _pause(self, failures: int) -> float:
         return retry_pause(failures, self.retry_delay, self.max_retry_delay)

@@ -50,6 +50,7 @@ from bot.texts import t
 from bot.ui import render, rest
 from bot.ui.buttons import detach
 from bot.ui.card_emojis import CardEmojis
+from bot.ui.layout import CONTAINER, TEXT_DISPLAY, flat
 from bot.ui.seat_picture import UNKNOWN, SeatPictures, Shown
 
 log = logging.getLogger(__name__)
@@ -87,8 +88,10 @@ def fingerprint(parts: render.MessageParts) -> int:
     it cannot be clicked, so a new version of it changes nothing for the reader."""
     items: list[tuple[Any, ...]] = []
     rows = parts.view.to_components() if parts.view is not None else []
-    for row in rows:
-        for item in row.get("components") or ():
+    for item in flat(rows):
+        if item.get("type") == TEXT_DISPLAY:  # a layout's text (issue 30)
+            items.append((item.get("content"),))
+        elif item.get("type") not in (1, CONTAINER):
             disabled = bool(item.get("disabled"))
             custom_id = None if disabled else item.get("custom_id")
             items.append((custom_id, item.get("label"), item.get("style"), disabled))

@@ -39,6 +39,7 @@ from bot.tables.service import Table, TableService
 from bot.ui import render, rest
 from bot.ui.budget import GlobalBudget, Priority
 from bot.ui.buttons import detach
+from bot.ui.layout import Layout
 from bot.ui.table_pens import TablePens
 from bot.ui.table_picture import TablePictures, wants_picture
 
@@ -73,11 +74,12 @@ def shown_key(table: Table) -> ShownKey:
 def send_kwargs(parts: render.MessageParts) -> dict[str, Any]:
     """For a new message: absent parts are left out instead of cleared. It notifies nobody:
     the turn line's mention is for reading; the turn ping is the one message that notifies."""
+    layout = isinstance(parts.view, Layout)  # Components V2: the words are in the layout
     out: dict[str, Any] = {
-        "content": parts.content or None,
+        "content": None if layout else parts.content or None,
         "allowed_mentions": discord.AllowedMentions.none(),
     }
-    if parts.embed is not None:
+    if parts.embed is not None and not layout:
         out["embed"] = parts.embed
     if parts.view is not None:
         out["view"] = parts.view

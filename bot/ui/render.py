@@ -22,12 +22,14 @@ from bot.tables.service import Table
 from bot.tables.settings import SETTINGS, setting_of
 from bot.tables.story import story_lines, table_story
 from bot.texts import n, t
-from bot.ui import fair_deal
+from bot.ui import compact, fair_deal
 from bot.ui.cards import card_text, cards_text, suit_text
 from bot.ui.components import Buttons
 from bot.ui.custom_ids import ended_game_at, game_action_id, table_button_id
 from bot.ui.events import cards_line, event_sentence, team_name
+from bot.ui.layout import Layout, from_legacy
 from bot.ui.names import shown_name
+from bot.ui.seat_picture import URL as SEAT_PICTURE_URL
 from bot.ui.table_picture import URL as PICTURE_URL
 from bot.ui.table_picture import wants_picture
 
@@ -38,9 +40,15 @@ Style = discord.ButtonStyle
 
 @dataclass
 class MessageParts:
+    """A message: its words (`content`, `embed`) and its `view`. With a Layout view (the table
+    and hand messages, Components V2) the words are the layout's text displays, sent inside
+    it: `content` and `embed` stay here for readers of the parts, and are not sent."""
+
     content: str
     embed: discord.Embed | None
-    view: Buttons | discord.ui.View | None  # a View only for the leaderboard's messages
+    # A Layout (Components V2) for the table and hand messages; a View only for the
+    # leaderboard's messages.
+    view: Buttons | Layout | discord.ui.View | None
     # The table version a hand message was drawn for (live hands compare it); None otherwise.
     version: int | None = None
     # The message's attachments (its picture); None leaves attachments alone on an edit.
@@ -52,10 +60,12 @@ class MessageParts:
     picture: tuple[Any, ...] | None = None
 
     def kwargs(self) -> dict[str, Any]:
-        """For send / edit calls: None values clear the embed or the buttons on an edit."""
+        """For send / edit calls: None values clear the embed or the buttons on an edit. A
+        Layout carries the words itself (Components V2 allows no content or embed beside it)."""
+        layout = isinstance(self.view, Layout)
         out: dict[str, Any] = {
-            "content": self.content,
-            "embed": self.embed,
+            "content": None if layout else self.content,
+            "embed": None if layout else self.embed,
             "view": self.view,
         }
         if self.files is not None:
@@ -108,16 +118,28 @@ def table_message(
     when the table's setting asks for it."""
     if table.closed:
         return closed_message(table, locale)
+    if picture is None:
+        picture = wants_picture(table)
     if table.status == "lobby" or table.game is None:
         parts = lobby_message(table, locale)
     elif table.game.is_over:
         parts = result_message(table, locale)
-    else:
+    elif picture:
+        parts = compact_game_message(table, locale)
+    else:  # no picture: the complete text, for screen readers
         parts = game_message(table, locale)
-    if picture is None:
-        picture = wants_picture(table)
-    if parts.embed is not None and picture:
-        parts.embed.set_image(url=PICTURE_URL)
+    return as_layout(parts, PICTURE_URL if picture else None)
+
+
+def as_layout(parts: MessageParts, picture: str | None = None) -> MessageParts:
+    """The message as a Components V2 Layout (issue 30 item 1): a table message's flag can
+    never be removed, so its lobby, result and closed versions are layouts too, word for word."""
+    if isinstance(parts.view, Layout):
+        if picture is None:
+            parts.view.picture = None
+        return parts
+    assert parts.view is None or isinstance(parts.view, Buttons)
+    parts.view = from_legacy(parts.content, parts.embed, parts.view, picture=picture)
     return parts
 
 
@@ -422,7 +444,8 @@ def _truco_fields(
                 run_value=ask["run_value"],
             )
         )
-    if view.get("hand_of_ten") is not None:
+    if view.get("hand_of_ten") is not None and view.get("phase") == "hand_of_ten":
+        # Only while they decide (issue 30 item 6).
         lines.append(t("table.hand_of_ten", locale, team=team_name(view["hand_of_ten"], locale)))
     if view.get("iron_hand"):
         lines.append(t("table.iron_hand", locale))
@@ -547,6 +570,65 @@ def game_message(table: Table, locale: str | None = None) -> MessageParts:
         )
     buttons.add(table_button_id(table.id, "leave"), label=t("table.button.leave", locale))
     return MessageParts(content=content, embed=embed, view=buttons)
+
+
+def game_buttons(table: Table, locale: str | None) -> Buttons:
+    buttons = Buttons()
+    buttons.add(
+        table_button_id(table.id, "hand"), label=t("table.button.hand", locale), style=Style.primary
+    )
+    fair_deal.add_buttons(buttons, table, locale)
+    if any(s is not None and s.covered for s in table.seats):
+        buttons.add(
+            table_button_id(table.id, "back"),
+            label=t("table.button.back", locale),
+            style=Style.success,
+        )
+    buttons.add(table_button_id(table.id, "log"), label=t("table.button.log", locale))
+    buttons.add(table_button_id(table.id, "leave"), label=t("table.button.leave", locale))
+    return buttons
+
+
+def compact_game_message(table: Table, locale: str | None = None) -> MessageParts:
+    """The table message beside its picture (issue 30 item 1): at most six short lines."""
+    game = table.game
+    assert game is not None
+    view = game.view(None)
+
+    def name_of(seat: int) -> str:
+        return seat_name(table, seat, locale)
+
+    notice = _notice(table, locale).strip()
+    turn = turn_line(table, view, locale)
+    ended = compact.hand_end_line(table, name_of, locale)
+    lines = [
+        " ".join(p for p in (notice, turn) if p),
+        deadline_line(table, locale).strip(),
+        ended or compact.last_action(table, name_of, locale),
+        compact.state_line(table, view, name_of, locale),
+        compact.score_line(view, locale),
+        compact.commitment_line(table, locale),
+    ]
+    layout = Layout(
+        compact.at_most(lines, compact.TABLE_LINES),
+        game_buttons(table, locale),
+        accent=compact.accent(view),
+    )
+    return MessageParts(content=layout.text, embed=None, view=layout)
+
+
+def log_answer(table: Table, locale: str | None) -> str:
+    """ "📜 Log & rules", privately: the latest moves, the rules in force, the fair deal's full
+    commitments and reveals (what the compact table message leaves out)."""
+    lines = [f"**{t('table.field.log', locale)}**", *log_lines(table, locale, limit=LOG_ANSWER)]
+    lines += [f"**{t('lobby.options', locale)}**", options_summary(table, locale)]
+    fair = fair_deal.table_lines(table, locale)
+    if fair:
+        lines += [f"**{t('fair.field', locale)}**", *fair]
+    return "\n".join(lines)[:2000]
+
+
+LOG_ANSWER = 15
 
 
 def ping_key(table: Table) -> tuple[Any, ...] | None:
@@ -697,7 +779,7 @@ def closed_message(table: Table, locale: str | None = None) -> MessageParts:
         colour=discord.Colour.light_grey(),
     )
     embed.set_footer(text=t("table.footer", locale, table=table.id))
-    return MessageParts(content="", embed=embed, view=None)
+    return as_layout(MessageParts(content="", embed=embed, view=None))
 
 
 HAND_START = "hand_dealt"
@@ -726,7 +808,8 @@ def last_trick_hand(events: Sequence[Any]) -> str | None:
 def moved_message(table: Table, locale: str | None = None) -> MessageParts:
     """What an old table message says after `/table show` reposted the table."""
     url = jump_url(table) or ""
-    return MessageParts(content=t("table.moved", locale, url=url), embed=None, view=None, files=[])
+    layout = Layout([t("table.moved", locale, url=url)])
+    return MessageParts(content=layout.text, embed=None, view=layout, files=[])
 
 
 # --- the private hand message -----------------------------------------------------------------
@@ -774,7 +857,13 @@ def _action_style(action: str) -> discord.ButtonStyle:
 
 def hand_prompt(table: Table, view: dict[str, Any], locale: str | None) -> str:
     if view["is_over"]:
-        return t("hand.over", locale)
+        winner = view.get("winner")
+        if winner is None:
+            return t("hand.over", locale)
+        players = t("table.and", locale).join(
+            seat_name(table, s, locale) for s in range(4) if team_of(s) == winner
+        )  # issue 30 item 6: after the game the hand says who won
+        return t("result.content", locale, team=team_name(winner, locale), players=players)
     if view["phase"] == "cut":
         return t(f"hand.prompt.{table.game_name}.cut", locale)
     if view["legal_actions"]:
@@ -797,7 +886,17 @@ SAME_COLOUR = {"H": "D", "D": "H", "S": "C", "C": "S"}
 
 def _top_cards_line(table: Table, view: dict[str, Any], locale: str | None) -> list[str]:
     if table.game_name == "truco":
-        line = t("hand.manilhas", locale)
+        # Named with their cards, in every language (issue 30 item 6).
+        line = t(
+            "hand.manilhas",
+            locale,
+            **{
+                name: card_text(card)
+                for name, card in zip(
+                    ("zap", "copas", "espadilha", "ouros"), TRUCO_MANILHAS, strict=True
+                )
+            },
+        )
         top: tuple[str, ...] = TRUCO_MANILHAS
     else:
         trump = view.get("trump")
@@ -847,7 +946,9 @@ def hand_message(
     )
     lines.extend(_top_cards_line(table, view, locale))
     if table.game_name == "euchre":
-        if view["trump"] is not None:
+        if view["trump"] is not None and view["maker"] == seat:  # yours (issue 30 item 6)
+            lines.append(t("hand.trump_made.you", locale, suit=suit_text(view["trump"])))
+        elif view["trump"] is not None:
             lines.append(
                 t(
                     "table.trump_made",
@@ -888,12 +989,15 @@ def hand_message(
     if view["trick"]:
         lines.append(t("hand.trick", locale, cards=cards_line(view["trick"], name_of)))
     lines.append(t("table.scores", locale, team0=view["scores"][0], team1=view["scores"][1]))
-    lines.append(hand_prompt(table, view, locale))
+    lines.append(hand_prompt(table, view, locale) + hand_deadline(table, view))
     if alone.may_toggle(table, seat):
         on = alone.intends(table, seat)
         lines.append(t("hand.alone_intent.on" if on else "hand.alone_intent.off", locale))
     if note:
         lines.append(f"*{note}*")
+    picture = wants_picture(table)
+    if picture:  # beside the seat picture: at most four lines (issue 30 item 1)
+        lines = _compact_hand_lines(table, view, seat, locale, note)
 
     buttons = Buttons()
     card_actions: dict[str, str] = {}
@@ -957,4 +1061,46 @@ def hand_message(
             style=Style.success if on else Style.secondary,
             row=4,
         )
-    return MessageParts(content="\n".join(lines), embed=None, view=buttons, version=version)
+    layout = Layout(
+        lines,
+        buttons,
+        picture=SEAT_PICTURE_URL if picture else None,
+        accent=compact.accent(view),
+    )
+    return MessageParts(content=layout.text, embed=None, view=layout, version=version)
+
+
+def hand_deadline(table: Table, view: dict[str, Any]) -> str:
+    """The time left to act, as Discord's relative timestamp (the reader's client counts it
+    down, issue 30 item 4), for a player whose turn it is; "" otherwise."""
+    deadline = table.record.turn_deadline
+    if deadline is None or view["seat"] not in view["to_act"] or view["is_over"]:
+        return ""
+    if view["seat"] not in table.humans_to_act():
+        return ""
+    return f" ⏳ {relative_time(deadline)}"
+
+
+def _compact_hand_lines(
+    table: Table, view: dict[str, Any], seat: int, locale: str | None, note: str | None
+) -> list[str]:
+    """The hand message's lines beside its picture: what to do, how the last hand ended (between
+    two hands), the hand's state and the score. Explanations (going alone, the manilhas) come in
+    the game's first hand only: the buttons say the rest."""
+
+    def name_of(s: int) -> str:
+        return seat_name(table, s, locale)
+
+    lines = [
+        f"*{note}*" if note else "",
+        hand_prompt(table, view, locale) + hand_deadline(table, view),
+        compact.hand_end_line(table, name_of, locale) or "",
+        compact.state_line(table, view, name_of, locale, seat=seat),
+        compact.score_line(view, locale),
+    ]
+    if view["hand_number"] == 0 and not view["is_over"]:
+        lines += _top_cards_line(table, view, locale)
+        if alone.may_toggle(table, seat):
+            on = alone.intends(table, seat)
+            lines.append(t("hand.alone_intent.on" if on else "hand.alone_intent.off", locale))
+    return compact.at_most(lines, compact.HAND_LINES)
