@@ -171,7 +171,8 @@ class DemoPlayer:
         user = self.user
         options = " ".join(f"{k}:{v}" for k, v in demo.options.items())
         self.say(f"types /{demo.command} {options}")
-        reply = await user.slash(channel, demo.command, **demo.options)
+        # A loaded machine may take seconds to draw the first picture (its worker starts).
+        reply = await user.slash(channel, demo.command, timeout=SETTLE_TIMEOUT, **demo.options)
         # A slow creation is deferred: the table is then posted in the channel and the private
         # answer links to it.
         message = reply if not reply.ephemeral else channel.last_message

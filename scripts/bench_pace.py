@@ -38,6 +38,17 @@ from emulator import Emulator, run_bot
 from emulator.state import MessageVersion
 
 
+class BenchPlayer(DemoPlayer):
+    """Acts as soon as the hand message offers the move: a person reads their own hand, which
+    the bot keeps up to date by itself; the demo's player also waits for the table message,
+    which the channel's edit bucket (5 per 5 s) may hold back."""
+
+    async def _shown(self, table: Any, message: Any) -> None:
+        game = table.game
+        if game is not None and game.is_over:
+            await super()._shown(table, message)
+
+
 def lines_of(version: MessageVersion) -> int:
     parts = [version.content]
     for embed in version.embeds:
@@ -63,7 +74,7 @@ async def one_game(
     user = emu.add_user(f"person{index}")
     guild.add_member(user)
     names = people_names(emu)
-    player = DemoPlayer(bot, user, Transcript(names, lambda line: None), 0.0)
+    player = BenchPlayer(bot, user, Transcript(names, lambda line: None), 0.0)
     hands: list[float] = []
     stop = asyncio.Event()
 

@@ -113,7 +113,6 @@ class BotSeats:
                     if table.version != version or bot_seat_to_act(table) != seat:
                         continue  # a seat changed hands, the table closed: look again
                     await self._host.apply_locked(table, seat, action)
-                    await self._answer_alone(table)
             except (StaleVersion, NoSuchTable):
                 # Another process had moved the table on: it is reloaded; look again.
                 if table.closed:
@@ -139,18 +138,7 @@ class BotSeats:
         game = table.game
         if game is None:
             return self.delay
-        return pace.bot_pause(game.events, str(game.view(None)["phase"]), self.delay)
-
-    async def _answer_alone(self, table: Table) -> None:
-        """Bots' going-alone answers (E14) go with the move before them, in the engine's
-        order: one public state, not one per answer (issue 30 item 2). The lock is held."""
-        while (game := table.game) is not None and not game.is_over:
-            seat = bot_seat_to_act(table)
-            if seat is None or game.view(None)["phase"] != "alone":
-                return
-            level = table.player_at(seat).level or bot_moves.DEFAULT_LEVEL
-            action = await choose_bot_action(table, seat, level)
-            await self._host.apply_locked(table, seat, action)
+        return pace.bot_pause(game.events, str(getattr(game, "phase", "")), self.delay)
 
     def _pause(self, failures: int) -> float:
         return retry_pause(failures, self.retry_delay, self.max_retry_delay)

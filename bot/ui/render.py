@@ -135,8 +135,7 @@ def as_layout(parts: MessageParts, picture: str | None = None) -> MessageParts:
     """The message as a Components V2 Layout (issue 30 item 1): a table message's flag can
     never be removed, so its lobby, result and closed versions are layouts too, word for word."""
     if isinstance(parts.view, Layout):
-        if picture is None:
-            parts.view.picture = None
+        parts.view.picture = picture
         return parts
     assert parts.view is None or isinstance(parts.view, Buttons)
     parts.view = from_legacy(parts.content, parts.embed, parts.view, picture=picture)
