@@ -134,8 +134,7 @@ class PublicWatch:
         versions = self.message.versions
         while self.printed < len(versions):
             shown = versions[self.printed]
-            content = shown.content or "\n".join(_texts(shown.components))
-            self.transcript.public_state(self.message.id, content, shown.embeds)
+            self.transcript.public_state(self.message.id, *public_words(shown))
             self.printed += 1
 
     async def run(self) -> None:
@@ -202,8 +201,11 @@ class DemoPlayer:
             self.watch = None
         self.last_seconds = time.monotonic() - started
         final = message.versions[-1]
-        result = final.content or (final.embeds[0].get("description") if final.embeds else None)
-        result = result or _texts(final.components)[0].splitlines()[0]
+        result = (final.embeds[0].get("description") if final.embeds else None) or final.content
+        if not result:  # a layout: the description follows the "### " title
+            lines = "\n".join(_texts(final.components)).splitlines()
+            titled = [i for i, line in enumerate(lines) if line.startswith("### ")]
+            result = lines[titled[0] + 1] if titled and titled[0] + 1 < len(lines) else lines[0]
         self.transcript.say()
         self.last_result = plain(result, self.transcript.names)
         self.transcript.say(f"Result of {demo.title}: {self.last_result}")
@@ -308,6 +310,13 @@ class DemoPlayer:
             return reads_as(m.versions[-1], render.table_message(table, public.locale_of(table)))
 
         await message.wait_until(current, timeout=SETTLE_TIMEOUT)
+
+
+def public_words(shown: MessageVersion) -> tuple[str, list[dict[str, Any]]]:
+    """A version's content and embeds; a Components V2 layout's words are its text displays."""
+    if shown.content or shown.embeds:
+        return shown.content, shown.embeds
+    return "\n".join(_texts(shown.components)), []
 
 
 def reads_as(shown: MessageVersion, parts: render.MessageParts) -> bool:

@@ -48,6 +48,27 @@ class BenchPlayer(DemoPlayer):
         if game is not None and game.is_over:
             await super()._shown(table, message)
 
+    async def _play_game(self, table: Any, message: Any) -> None:
+        """Click as soon as it is this person's turn and their hand offers it (the demo's
+        player waits for the bots' task to end, which may sleep a bot delay first)."""
+        seat = table.seat_of(self.user.id)
+        hand = None
+        while True:
+            game = table.game
+            if game.is_over:
+                return
+            if seat not in game.to_act:
+                await asyncio.sleep(0.01)
+                continue
+            if hand is None:
+                hand = await self.user.click(message, "Show my hand")
+            elif not await self._offers(hand, table, 2.0):
+                hand = await self.user.click(hand, f"tb:{table.id}:refresh")
+            if not await self._offers(hand, table, 30.0):
+                continue  # the state moved on meanwhile (a bot answered for the pair)
+            if seat in table.game.to_act:
+                await self._act(table, hand)
+
 
 def lines_of(version: MessageVersion) -> int:
     parts = [version.content]

@@ -99,6 +99,8 @@ class BotSeats:
         table is as the store has it) is tried again after a growing pause, never given up."""
         failures = 0
         while True:
+            if not failures and bot_seat_to_act(table) is None:
+                return  # a person's turn: nothing to wait for (those waiting on bots go on)
             await asyncio.sleep(self._pause(failures) if failures else self._before(table))
             try:
                 # Think outside the lock (a hard bot thinks up to ~0.3 s; clicks must not wait
@@ -138,7 +140,10 @@ class BotSeats:
         game = table.game
         if game is None:
             return self.delay
-        return pace.bot_pause(game.events, str(getattr(game, "phase", "")), self.delay)
+        trick = game.view(None)["trick"] if not game.is_over else None
+        return pace.bot_pause(
+            game.events, str(getattr(game, "phase", "")), self.delay, trick_empty=not trick
+        )
 
     def _pause(self, failures: int) -> float:
         return retry_pause(failures, self.retry_delay, self.max_retry_delay)

@@ -48,9 +48,13 @@ def between_hands(events: Sequence[Any]) -> bool:
     return last_hand_end(events) is not None
 
 
-def bot_pause(events: Sequence[Any], phase: str, delay: float) -> float:
+def bot_pause(
+    events: Sequence[Any], phase: str, delay: float, *, trick_empty: bool = False
+) -> float:
     """Seconds a bot seat waits before its move, for a table whose bot delay is `delay` (0 in
-    tests and benchmarks that want no waiting: then no pause at all)."""
+    tests and benchmarks that want no waiting: then no pause at all). `trick_empty`: no card
+    is on the table yet (a card played is no event: a finished trick is the last trick end
+    of this hand with the table empty)."""
     if delay <= 0:
         return 0.0
     if phase == "alone":
@@ -58,9 +62,18 @@ def bot_pause(events: Sequence[Any], phase: str, delay: float) -> float:
     # The pauses scale with the delay (a time-lapse demo runs at 0.2 s).
     if between_hands(events):
         return HAND_END_PAUSE * delay
-    if events and events[-1].kind in TRICK_ENDS:
+    if trick_empty and phase == "play" and _last_trick_ended_this_hand(events):
         return TRICK_PAUSE * delay
     return delay * MOVE_SHARE
+
+
+def _last_trick_ended_this_hand(events: Sequence[Any]) -> bool:
+    for event in reversed(events):
+        if event.kind in TRICK_ENDS:
+            return True
+        if event.kind == HAND_START:
+            return False
+    return False
 
 
 def trick_of_this_hand(events: Sequence[Any]) -> bool:

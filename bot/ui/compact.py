@@ -157,13 +157,17 @@ def score_line(view: dict[str, Any], locale: str | None) -> str:
     return t("table.scores", locale, team0=scores[0], team1=scores[1])
 
 
-def commitment_line(table: Table, locale: str | None) -> str:
-    """The deal's commitment, short, as small text (the full one and the reveals: 🔒 Deal)."""
-    lines = fair_deal.table_lines(table, locale)
+def small_line(table: Table, locale: str | None) -> str:
+    """As small text: the table and the hand in play (a count people know), and the deal's
+    commitment, short (the full one and the reveals: 🔒 Deal)."""
     game = table.game
-    if not lines or game is None or game.is_over:
+    if game is None or game.is_over:
         return ""
-    return small(lines[0])
+    parts = [t("table.footer.hand", locale, table=table.id, hand=game.hand_number + 1)]
+    lines = fair_deal.table_lines(table, locale)
+    if lines:
+        parts.append(lines[0])
+    return small(" · ".join(parts))
 
 
 def at_most(lines: list[str], limit: int) -> list[str]:

@@ -606,7 +606,7 @@ def compact_game_message(table: Table, locale: str | None = None) -> MessagePart
         ended or compact.last_action(table, name_of, locale),
         compact.state_line(table, view, name_of, locale),
         compact.score_line(view, locale),
-        compact.commitment_line(table, locale),
+        compact.small_line(table, locale),
     ]
     layout = Layout(
         compact.at_most(lines, compact.TABLE_LINES),
@@ -883,19 +883,17 @@ TRUCO_MANILHAS = ("4C", "7H", "AS", "7D")
 SAME_COLOUR = {"H": "D", "D": "H", "S": "C", "C": "S"}
 
 
+def manilhas_line(locale: str | None) -> str:
+    """Truco's manilhas named with their cards, in every language (issue 30 item 6): fixed
+    cards, the same for everyone, so the line says nothing of anyone's hand."""
+    names = ("zap", "copas", "espadilha", "ouros")
+    cards = {name: card_text(card) for name, card in zip(names, TRUCO_MANILHAS, strict=True)}
+    return t("hand.manilhas", locale, **cards)
+
+
 def _top_cards_line(table: Table, view: dict[str, Any], locale: str | None) -> list[str]:
     if table.game_name == "truco":
-        # Named with their cards, in every language (issue 30 item 6).
-        line = t(
-            "hand.manilhas",
-            locale,
-            **{
-                name: card_text(card)
-                for name, card in zip(
-                    ("zap", "copas", "espadilha", "ouros"), TRUCO_MANILHAS, strict=True
-                )
-            },
-        )
+        line = manilhas_line(locale)
         top: tuple[str, ...] = TRUCO_MANILHAS
     else:
         trump = view.get("trump")

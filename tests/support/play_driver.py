@@ -62,6 +62,17 @@ def message_texts(version: MessageVersion) -> list[str]:
     return out
 
 
+MANILHA_CARDS = [card_text(card) for card in render.TRUCO_MANILHAS]
+
+
+def without_manilhas(text: str) -> str:
+    """`text` without the line naming truco's manilhas with their cards (issue 30): the same
+    four cards for everyone, in any language, so it tells nothing of a hand."""
+    return "\n".join(
+        line for line in text.splitlines() if not all(c in line for c in MANILHA_CARDS)
+    )
+
+
 def game_custom_ids(version: MessageVersion) -> list[str]:
     return [
         str(c.get("custom_id"))
@@ -428,7 +439,9 @@ class TableDriver:
             for message in person.own_ephemerals:
                 for shown in message.versions:
                     ids = game_custom_ids(shown)
-                    cards = set().union(*(cards_in_text(t) for t in message_texts(shown)))
+                    # The manilhas named with their cards (issue 30) tell nothing of a hand.
+                    texts = [without_manilhas(text) for text in message_texts(shown)]
+                    cards = set().union(*(cards_in_text(t) for t in texts))
                     if not ids:
                         assert not cards or seat is not None
                         continue
