@@ -24,6 +24,7 @@ from emulator.errors import (
 from emulator.gateway import DIRECT_MESSAGES, GUILD_MESSAGES
 from emulator.json_copy import copy_json
 from emulator.limits import (
+    CONTAINER,
     EPHEMERAL,
     IS_COMPONENTS_V2,
     LOADING,
@@ -193,6 +194,12 @@ def stored_components(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if component.get("type") in SELECT_TYPES:
             component.setdefault("min_values", 1)
             component.setdefault("max_values", 1)
+        if component.get("type") == CONTAINER:  # Discord echoes a layout's defaults
+            component.setdefault("accent_color", None)
+            component.setdefault("spoiler", False)
+        for item in component.get("items") or []:  # a media gallery's
+            item.setdefault("description", None)
+            item.setdefault("spoiler", False)
     return stored
 
 
@@ -317,20 +324,35 @@ class Messages:
     @staticmethod
     def _check_media(components: list[dict[str, Any]], attachments: list[dict[str, Any]]) -> None:
         """As Discord does for Components V2: media named `attachment://name` (a gallery item,
-        a thumbnail, a file) must be an attachment of the message itself."""
-        names = {a["filename"] for a in attachments}
+        a thumbnail, a file) must be an attachment of the message itself, and is stored as
+        that attachment (its id and URLs)."""
+        by_name = {a["filename"]: a for a in attachments}
         errors = FormErrors()
         for index, component in iter_components(components):
             media = [item.get("media") for item in component.get("items") or []]
             media += [component.get("media"), component.get("file")]
             for item in media:
                 url = str((item or {}).get("url") or "") if isinstance(item, dict) else ""
-                if url.startswith("attachment://") and url[13:] not in names:
+                if not url.startswith("attachment://"):
+                    continue
+                attachment = by_name.get(url.removeprefix("attachment://"))
+                if attachment is None:
                     errors.add(
                         ("components", index, "media", "url"),
                         "UNFURLED_MEDIA_ITEM_ATTACHMENT_NOT_FOUND",
                         f"Attachment {url[13:]!r} is not an attachment of this message",
                     )
+                    continue
+                assert isinstance(item, dict)
+                item.update(
+                    id=str(attachment["id"]),
+                    url=attachment["url"],
+                    proxy_url=attachment["proxy_url"],
+                    width=attachment.get("width"),
+                    height=attachment.get("height"),
+                    content_type=attachment.get("content_type"),
+                    attachment_id=str(attachment["id"]),
+                )
         if errors:
             raise invalid_form(errors)
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import logging
 import statistics
 import sys
@@ -61,6 +62,9 @@ class BenchPlayer(DemoPlayer):
                 await asyncio.sleep(0.01)
                 continue
             if hand is None:
+                await message.wait_until(
+                    lambda m: any(b.label == "Show my hand" for b in m.buttons), timeout=30
+                )
                 hand = await self.user.click(message, "Show my hand")
             elif not await self._offers(hand, table, 2.0):
                 hand = await self.user.click(hand, f"tb:{table.id}:refresh")
@@ -94,6 +98,8 @@ async def one_game(
     channel = guild.add_channel(f"{demo.game}-bench")
     user = emu.add_user(f"person{index}")
     guild.add_member(user)
+    # A loaded machine may take seconds to draw the first picture: wait for the answer.
+    user.slash = functools.partial(user.slash, timeout=60.0)  # type: ignore[method-assign]
     names = people_names(emu)
     player = BenchPlayer(bot, user, Transcript(names, lambda line: None), 0.0)
     hands: list[float] = []

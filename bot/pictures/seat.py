@@ -263,11 +263,25 @@ def _others(pen: Pen, scene: SeatScene) -> None:
             pen, centre, shown_name(scene.names[seat]), seat % 2, acting, _seat_note(scene, seat)
         )
         if acting:
-            # The turn marker: a gold arrow at the plate, and the time left beside it.
+            # The turn marker: a gold arrow pointing at the plate. The partner's (the top
+            # plate) sits at the plate's left, clear of the partner's card on the table below
+            # it (issue 30 item 6: it overlapped in truco); the side plates' under them.
             x0 = centre[0] - 96
             y = centre[1] + height // 2 + 22
+            if relative == 2:
+                x0 = centre[0] - _plate_width(pen, scene, seat) // 2 - 30
+                y = centre[1]
             pen.draw.polygon([(x0, y - 11), (x0 + 18, y), (x0, y + 11)], fill=TURN)
             _time_left(pen, scene, x0 + 26, y, TURN)
+
+
+def _plate_width(pen: Pen, scene: SeatScene, seat: int) -> int:
+    """The width `_plate` gives a seat's plate."""
+    width = max(160, round(pen.length(shown_name(scene.names[seat]), TEXT)) + 40)
+    note = _seat_note(scene, seat)
+    if note:
+        width = max(width, round(pen.length(note, SMALL, bold=False)) + 30)
+    return width
 
 
 def _banner(pen: Pen, scene: SeatScene) -> None:

@@ -121,8 +121,14 @@ def table_message(
     if picture is None:
         picture = wants_picture(table)
     if table.status == "lobby" or table.game is None:
+        # The lobby, the message's first versions, stays an embed: a message takes the
+        # Components V2 flag with the game's first version (an edit may add it, never remove
+        # it), and keeps it to the end.
         parts = lobby_message(table, locale)
-    elif table.game.is_over:
+        if parts.embed is not None and picture:
+            parts.embed.set_image(url=PICTURE_URL)
+        return parts
+    if table.game.is_over:
         parts = result_message(table, locale)
     elif picture:
         parts = compact_game_message(table, locale)
@@ -133,7 +139,7 @@ def table_message(
 
 def as_layout(parts: MessageParts, picture: str | None = None) -> MessageParts:
     """The message as a Components V2 Layout (issue 30 item 1): a table message's flag can
-    never be removed, so its lobby, result and closed versions are layouts too, word for word."""
+    never be removed, so its result and closed versions are layouts too, word for word."""
     if isinstance(parts.view, Layout):
         parts.view.picture = picture
         return parts
@@ -778,7 +784,9 @@ def closed_message(table: Table, locale: str | None = None) -> MessageParts:
         colour=discord.Colour.light_grey(),
     )
     embed.set_footer(text=t("table.footer", locale, table=table.id))
-    return as_layout(MessageParts(content="", embed=embed, view=None))
+    parts = MessageParts(content="", embed=embed, view=None)
+    # A lobby never played keeps its embed; a message that showed a game is a layout for good.
+    return parts if table.game is None else as_layout(parts)
 
 
 HAND_START = "hand_dealt"

@@ -25,7 +25,7 @@ from bot.texts import t
 from bot.ui import render, seat_picture, table_picture
 from bot.ui.layout import flat
 from demo.play import PLAYER_NAME, DemoReport, play_demo
-from emulator.limits import IS_COMPONENTS_V2, LOADING
+from emulator.limits import IS_COMPONENTS_V2
 from emulator.state import Message, MessageVersion
 from tests.support.shown import text_of
 
@@ -100,16 +100,17 @@ def test_item1_the_table_message_is_a_compact_layout(report: DemoReport, index: 
     message = table_message(report, index)
     shown = in_play(message.versions)
     assert shown
-    for version in message.versions:  # the flag, once set, on every version after it
-        if version.flags & LOADING:
-            continue  # a slow start's public "thinking", which the table replaces
+    first = message.versions.index(shown[0])
+    # The lobby is an embed; from the game's first version on, the flag, for good.
+    for version in message.versions[first:]:
         assert version.flags & IS_COMPONENTS_V2
         assert not version.content and not version.embeds
         assert [c["type"] for c in version.components] == [17]  # one Container
     for version in shown:
         assert len(lines(version)) <= 6, lines(version)
-        names = {a["filename"] for a in version.attachments}
-        assert galleries(version) == [table_picture.URL] and table_picture.FILENAME in names
+        # The gallery shows the message's own attachment (Discord stores it by its URL).
+        urls = [a["url"] for a in version.attachments if a["filename"] == table_picture.FILENAME]
+        assert galleries(version) == urls and len(urls) == 1
         assert "accent_color" in version.components[0]
         # The long parts are one click away, not on the message.
         assert "📜 Log & rules" in [b["label"] for b in flat(version.components) if "label" in b]
@@ -125,8 +126,8 @@ def test_item1_the_hand_message_is_a_layout_of_at_most_four_lines(report: DemoRe
     for version in versions:
         assert version.flags & IS_COMPONENTS_V2 and not version.content and not version.embeds
         assert len(lines(version)) <= 4, lines(version)
-        pictures = galleries(version)
-        assert pictures in ([], [seat_picture.URL])
+        urls = [a["url"] for a in version.attachments if a["filename"] == seat_picture.FILENAME]
+        assert galleries(version) in ([], urls)
     assert any(galleries(v) for v in versions)
     # The going-alone explanation comes in the first hand only, not on every bidding turn.
     explained = [v for v in versions if "Switch it on before trump is made" in str(v.components)]

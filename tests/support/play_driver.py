@@ -423,7 +423,7 @@ class TableDriver:
         assert len(pictures) == 1, f"state {table.version}: {len(pictures)} pictures"
         data = self.emu.message_service.files[int(pictures[0]["id"])].data
         # Components V2: a MediaGallery shows the message's own attachment.
-        assert [g["items"][0]["media"]["url"] for g in galleries] == [table_picture.URL]
+        assert [g["items"][0]["media"]["url"] for g in galleries] == [pictures[0]["url"]]
         chunks = shown_parts.picture_chunks(self.emu, shown)
         assert chunks == {"table": str(table.id), "version": str(table.version)}
         assert data == table_png(scene_of(table, self.locale)), (
