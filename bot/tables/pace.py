@@ -26,10 +26,10 @@ BEFORE_ANYONE_ACTS = frozenset(
 )
 
 TRICK_PAUSE = 1.5  # seconds a finished trick stays on the table
-HAND_END_PAUSE = 3.0  # seconds a hand's result stays before a bot opens the next hand
+HAND_END_PAUSE = 2.5  # seconds a hand's result stays before a bot opens the next hand
 # A bot's move, as a share of the table's bot delay (BOT_MOVE_DELAY, 1 s by default): a card
 # or a bid comes a little faster than a person's, never instantly.
-MOVE_SHARE = 0.3
+MOVE_SHARE = 0.2
 
 
 def last_hand_end(events: Sequence[Any]) -> int | None:

@@ -8,7 +8,8 @@ demo's flow: the real bot on the emulator), then what the person and the channel
 - item 2: bots' going-alone answers (E14) are never a public state of their own;
 - item 3: between two hands, the table and hand messages show the last hand's result; the
   seat picture of a new hand never shows the last hand's trick;
-- item 4: no picture shows a countdown; the hand's text carries Discord's `<t:…:R>`.
+- item 4: no picture shows a countdown; the hand's text carries Discord's `<t:…:R>`;
+- item 5: the demo ends with a short summary and writes the pictures the players saw.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ SEED = 30
 
 
 @pytest.fixture(scope="module")
-def report() -> DemoReport:
+def report(tmp_path_factory: pytest.TempPathFactory) -> DemoReport:
     seen: list[tuple[str, bool, bool]] = []
     stale: list[int] = []
     shown_result: list[bool] = []
@@ -60,7 +61,10 @@ def report() -> DemoReport:
 
         service.add_listener(listener)
 
-    result = asyncio.run(play_demo(delay=0.0, seed=SEED, on_service=watch, edit_window=0.3))
+    pictures = tmp_path_factory.mktemp("pictures")
+    result = asyncio.run(
+        play_demo(delay=0.0, seed=SEED, on_service=watch, edit_window=0.3, pictures=pictures)
+    )
     result.states = seen  # type: ignore[attr-defined]
     result.stale = stale  # type: ignore[attr-defined]
     result.shown_result = shown_result  # type: ignore[attr-defined]
@@ -171,3 +175,23 @@ def test_item4_no_picture_counts_down_and_the_hand_text_does(report: DemoReport)
     assert scene is None or scene.seconds_left is None
     countdown = re.compile(r"<t:\d+:R>")
     assert any(countdown.search(text_of(v.components)) for v in hand_versions(report))
+
+
+def test_item5_the_demo_ends_with_a_short_summary(report: DemoReport) -> None:
+    lines = report.summary()
+    text = "\n".join(lines)
+    assert len(lines) <= 40
+    assert len(report.games) == 2
+    for title, result, seconds, clicks in report.games:
+        assert title in text and result in text and result.startswith("Team ")
+        assert f"{seconds:.0f} s of play, {clicks} clicks" in text and clicks > 5
+    assert f"{len(report.emulator.interactions)} interactions" in text
+    assert "No Discord rule broken." in text and "--verbose" in text
+    # The folder holds the pictures the players saw: the table's and the person's hand's.
+    assert report.pictures is not None and str(report.pictures) in text
+    pngs = sorted(report.pictures.rglob("*.png"))
+    assert len(pngs) == report.pictures_written > 10
+    assert any(p.name.endswith("-table.png") for p in pngs)
+    assert any(p.name.endswith("-hand.png") for p in pngs)
+    # No developer words in what a newcomer reads.
+    assert "state " not in text and "acknowledged" not in text
