@@ -606,9 +606,25 @@ def compact_game_message(table: Table, locale: str | None = None) -> MessagePart
     notice = _notice(table, locale).strip()
     turn = turn_line(table, view, locale)
     ended = compact.hand_end_line(table, name_of, locale)
+    # Who a bot plays for (their "I'm back" is a button below) or who left: said with the time
+    # left, on one line.
+    marks = [
+        t(
+            "table.mark.away" if player.away else "table.mark.covered",
+            locale,
+            player=f"<@{player.user_id}>",
+        )
+        for seat in range(4)
+        if (player := table.player_at(seat)).covered
+    ]
+    marks += [
+        t("table.mark.left", locale, player=f"<@{player.left_user_id}>")
+        for seat in range(4)
+        if (player := table.player_at(seat)).left_user_id is not None
+    ]
     lines = [
         " ".join(p for p in (notice, turn) if p),
-        deadline_line(table, locale).strip(),
+        " · ".join(p for p in (deadline_line(table, locale).strip(), *marks) if p),
         ended or compact.last_action(table, name_of, locale),
         compact.state_line(table, view, name_of, locale),
         compact.score_line(view, locale),
