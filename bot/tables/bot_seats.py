@@ -59,6 +59,21 @@ def bot_seat_to_act(table: Table) -> int | None:
     return None
 
 
+async def bot_alone_answer(table: Table) -> tuple[int, str] | None:
+    """A bot seat's going-alone answer (E14), given with the move before it (the table
+    service applies it in the same step): the bots' answers are never public states of their
+    own (issue 30 item 2). In the engine's order, the rule's: from the dealer's left, the
+    dealer last."""
+    game = table.game
+    if game is None or game.is_over or str(getattr(game, "phase", "")) != "alone":
+        return None
+    seat = bot_seat_to_act(table)
+    if seat is None:
+        return None
+    level = table.player_at(seat).level or bot_moves.DEFAULT_LEVEL
+    return seat, await choose_bot_action(table, seat, level)
+
+
 class BotSeats:
     """One bot task per table at most, started by the changes it hears."""
 

@@ -26,8 +26,8 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.engine.common import EngineError
-from bot.tables import alone, bot_moves, restore
-from bot.tables.bot_seats import BotSeats, bot_seat_to_act, choose_bot_action
+from bot.tables import alone, restore
+from bot.tables.bot_seats import BotSeats, bot_alone_answer, bot_seat_to_act, choose_bot_action
 from bot.tables.errors import (
     ActionRefused,
     NoSuchTable,
@@ -270,23 +270,9 @@ class TableService:
         """Apply one action, then the going-alone answers the table gives for people at once
         (euchre, bot/tables/alone.py), each stored as its seat's own action."""
         events = await self._apply_one(table, seat, action, seats=seats)
-        while (due := alone.answer_due(table) or await self._bot_alone_answer(table)) is not None:
+        while (due := alone.answer_due(table) or await bot_alone_answer(table)) is not None:
             events += await self._apply_one(table, *due)
         return events
-
-    @staticmethod
-    async def _bot_alone_answer(table: Table) -> tuple[int, str] | None:
-        """A bot seat's going-alone answer (E14), given with the move before it: the bots'
-        answers are never public states of their own (issue 30 item 2). In the engine's order,
-        the rule's: from the dealer's left, the dealer last."""
-        game = table.game
-        if game is None or game.is_over or str(getattr(game, "phase", "")) != "alone":
-            return None
-        seat = bot_seat_to_act(table)
-        if seat is None:
-            return None
-        level = table.player_at(seat).level or bot_moves.DEFAULT_LEVEL
-        return seat, await choose_bot_action(table, seat, level)
 
     async def _apply_one(
         self,
