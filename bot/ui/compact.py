@@ -152,9 +152,18 @@ def state_line(
     return " · ".join(parts)
 
 
-def score_line(view: dict[str, Any], locale: str | None) -> str:
+def score_line(table: Table, view: dict[str, Any], locale: str | None) -> str:
+    """The score, and in a match (truco best of 3 or 5, a euchre rubber) the games won."""
     scores = view["scores"]
-    return t("table.scores", locale, team0=scores[0], team1=scores[1])
+    line = t("table.scores", locale, team0=scores[0], team1=scores[1])
+    games = view.get("games_won")
+    if games is not None and table.game_name == "truco":
+        name = t("table.field.match", locale, games=view["match"])
+        line += f" · {name}: " + t("table.match", locale, team0=games[0], team1=games[1])
+    elif games is not None:
+        name = t("table.field.rubber", locale)
+        line += f" · {name}: " + t("table.rubber", locale, team0=games[0], team1=games[1])
+    return line
 
 
 def small_line(table: Table, locale: str | None) -> str:

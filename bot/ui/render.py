@@ -627,7 +627,7 @@ def compact_game_message(table: Table, locale: str | None = None) -> MessagePart
         " · ".join(p for p in (deadline_line(table, locale).strip(), *marks) if p),
         ended or compact.last_action(table, name_of, locale),
         compact.state_line(table, view, name_of, locale),
-        compact.score_line(view, locale),
+        compact.score_line(table, view, locale),
         compact.small_line(table, locale),
     ]
     layout = Layout(
@@ -1117,7 +1117,7 @@ def _compact_hand_lines(
         hand_prompt(table, view, locale) + hand_deadline(table, view),
         compact.hand_end_line(table, name_of, locale) or "",
         compact.state_line(table, view, name_of, locale, seat=seat),
-        compact.score_line(view, locale),
+        compact.score_line(table, view, locale),
     ]
     if view["hand_number"] == 0 and not view["is_over"]:
         lines += _top_cards_line(table, view, locale)
