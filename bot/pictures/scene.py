@@ -97,6 +97,10 @@ def scene_of(table: Table, locale: str | None = None) -> Scene:
     points = None
     if over or not hand_started:
         tricks, points = _last_hand(game.events)
+    elif not view["trick"] and view.get("last_trick") and view.get("phase") == "play":
+        # Issue 30 item 2: a finished trick stays on the table until the next card is led
+        # (a bot leads after about 1.5 s, bot/tables/pace.py), as at a real table.
+        view = {**view, "trick": view["last_trick"]["cards"]}
     return Scene(
         table.id,
         table.version,

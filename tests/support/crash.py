@@ -26,9 +26,10 @@ from bot.tables.service import Table
 from bot.texts import t
 from bot.ui import render
 from bot.ui.custom_ids import parse_game_action
+from bot.ui.layout import Layout
 from emulator import Channel, Emulator, Interaction, Message, SimulatedUser
 from tests.support.alone import table_answers
-from tests.support.shown import picture_version
+from tests.support.shown import picture_version, text_of
 from tests.support.world import open_table
 
 
@@ -262,7 +263,10 @@ def rebuilt_table(record: TableRecord, notice: str | None = "table.notice.restor
 
 
 def shows(message_version: Any, expected: render.MessageParts) -> bool:
-    """Does this version of a table message show exactly `expected` (content and embed)?"""
+    """Does this version of a table message show exactly `expected` (content and embed; a
+    layout's text displays, issue 30)?"""
+    if isinstance(expected.view, Layout):
+        return bool(text_of(message_version.components) == expected.view.text)
     if message_version.content != expected.content:
         return False
     if expected.embed is None:
