@@ -19,7 +19,7 @@ import re
 
 import pytest
 
-from bot.pictures.scene import seat_scene_of
+from bot.pictures.scene import scene_of, seat_scene_of
 from bot.tables import pace
 from bot.tables.service import Table, TableService
 from bot.texts import t
@@ -38,6 +38,7 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> DemoReport:
     seen: list[tuple[str, bool, bool]] = []
     stale: list[int] = []
     shown_result: list[bool] = []
+    kept: list[tuple[bool, float]] = []
 
     def watch(service: TableService) -> None:
         def listener(table: Table, change: str) -> None:
@@ -47,6 +48,13 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> DemoReport:
             view = game.view(None)
             bot_to_act = any(table.bot_plays(s) for s in view["to_act"])
             seen.append((str(view["phase"]), bot_to_act, pace.between_hands(game.events)))
+            this_hand = pace.trick_of_this_hand(game.events)
+            if view["phase"] == "play" and not view["trick"] and view["last_trick"] and this_hand:
+                # A trick just ended: it stays in the table picture's centre, and a bot about
+                # to lead waits about 1.5 s (at the default 1 s delay) first.
+                scene = scene_of(table, None)
+                wait = pace.bot_pause(game.events, "play", 1.0, trick_empty=True)
+                kept.append((scene.view["trick"] == view["last_trick"]["cards"], wait))
             if pace.between_hands(game.events):  # the result, on the table and every hand
                 texts = [render.table_message(table, None).content]
                 texts += [render.hand_message(table, s, None).content for s in range(4)]
@@ -68,6 +76,7 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> DemoReport:
     result.states = seen  # type: ignore[attr-defined]
     result.stale = stale  # type: ignore[attr-defined]
     result.shown_result = shown_result  # type: ignore[attr-defined]
+    result.kept = kept  # type: ignore[attr-defined]
     return result
 
 
@@ -150,6 +159,14 @@ def test_item2_bots_going_alone_answers_are_not_public_states(report: DemoReport
     states = report.states  # type: ignore[attr-defined]
     assert states
     assert not [s for s in states if s[0] == "alone" and s[1]], "a bot's alone answer was shown"
+
+
+def test_item2_a_finished_trick_stays_on_the_table_about_one_and_a_half_seconds(
+    report: DemoReport,
+) -> None:
+    kept = report.kept  # type: ignore[attr-defined]
+    assert kept and all(in_centre for in_centre, _ in kept)
+    assert {wait for _, wait in kept} == {pace.TRICK_PAUSE} and pace.TRICK_PAUSE == 1.5
 
 
 def test_item3_the_hands_result_shows_between_hands(report: DemoReport) -> None:
