@@ -69,7 +69,8 @@ def command_run(extra: list[str]) -> int:
         return 2
     python = ensure_env("requirements.lock")
     if "--demo" in extra:  # the demo and its emulator live beside the bot, not in it
-        return subprocess.run([str(python), "-m", "demo"], cwd=ROOT).returncode
+        flags = [a for a in extra if a != "--demo"]  # e.g. --verbose: the whole transcript
+        return subprocess.run([str(python), "-m", "demo", *flags], cwd=ROOT).returncode
     return subprocess.run([str(python), "-m", "bot", *extra], cwd=ROOT).returncode
 
 

@@ -16,7 +16,8 @@ log = logging.getLogger("bot")
 
 NO_TOKEN = (
     "No bot token: set DISCORD_TOKEN in the environment or in a .env file (see .env.example); "
-    "get one at https://discord.com/developers/applications -> your app -> Bot -> Reset Token."
+    "get one at https://discord.com/developers/applications -> your app -> Bot -> Reset Token. "
+    "No Discord account yet? See it play: python3 dev.py run --demo"
 )
 
 
@@ -37,6 +38,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         action="store_true",
         help="no token needed: play against bots on a local Discord emulator",
     )
+    parser.add_argument("--verbose", action="store_true", help="with --demo: the whole transcript")
     return parser.parse_args(argv)
 
 

@@ -1,4 +1,5 @@
-"""/rules: a readable summary of each game's rules, privately; at a table, for its options."""
+"""/rules: a readable summary of each game's rules, privately; at a table, for its options.
+/help: how to start, the commands, where the rules are."""
 
 from __future__ import annotations
 
@@ -34,6 +35,18 @@ class Rules(commands.Cog):
             colour=discord.Colour.dark_green(),
         )
         await show(interaction, MessageParts(content="", embed=embed, view=None), private=True)
+
+    @app_commands.command(name="help", description=command_text("cmd.help"))
+    async def help(self, interaction: discord.Interaction) -> None:
+        """Issue 30 item 5: how to start a table, the commands, where the rules are; privately,
+        in the reader's language."""
+        locale = str(interaction.locale)
+        embed = discord.Embed(
+            title=t("help.title", locale),
+            description=t("help.text", locale),
+            colour=discord.Colour.dark_green(),
+        )
+        await interaction.response.send_message(embed=embed, ephemeral=True)
 
     def _table_options(self, interaction: discord.Interaction, game: str) -> dict[str, Any] | None:
         """The options of this channel's table of `game`, if there is one."""

@@ -8,4 +8,4 @@ from bot import event_loop
 from demo.play import run_demo
 
 if __name__ == "__main__":
-    sys.exit(event_loop.run(run_demo()))
+    sys.exit(event_loop.run(run_demo(verbose="--verbose" in sys.argv[1:])))

@@ -28,6 +28,7 @@ import logging
 import random
 import sys
 import tempfile
+import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -39,6 +40,7 @@ import discord
 from bot.settings import Settings
 from bot.tables.service import Table, TableService
 from bot.ui.kit.custom_ids import parse_game_action
+from bot.ui.kit.layout import TEXT_DISPLAY, Layout, flat
 from bot.ui.kit.message_parts import MessageParts
 from bot.ui.table import render
 from demo.transcript import Transcript, plain
@@ -78,6 +80,42 @@ class DemoReport:
     emulator: Emulator  # stopped; its records (messages, interactions, violations) stay
     tables: list[Table] = field(default_factory=list)  # the finished tables, as the bot held them
     problems: list[str] = field(default_factory=list)  # broken Discord rules, bot errors...
+    # Issue 30 item 5: each game's result, wall seconds and Sam's clicks, for the summary.
+    games: list[tuple[str, str, float, int]] = field(default_factory=list)
+    pictures: Path | None = None  # where the pictures the players saw were written
+    pictures_written: int = 0
+
+    def summary(self) -> list[str]:
+        """What a newcomer reads at the end: at most about 40 lines."""
+        out = [
+            "Card-table bot demo: the real bot played on a local Discord emulator "
+            "(no token; nothing left this machine).",
+            f"{PLAYER_NAME.title()} played one game of each with three bot seats, clicking the "
+            "buttons of the messages a player sees.",
+            "",
+        ]
+        for title, result, seconds, clicks in self.games:
+            out.append(f"{title}: {result}")
+            out.append(f"  {seconds:.0f} s of play, {clicks} clicks by {PLAYER_NAME.title()}")
+        emu = self.emulator
+        slowest = max(emu.ack_latencies(), default=0.0) * 1000
+        out.append("")
+        out.append(
+            f"{len(emu.interactions)} interactions, each answered in time (slowest "
+            f"{slowest:.0f} ms; Discord allows 3 s)."
+        )
+        if self.problems:
+            out.append("Problems:")
+            out += [f"  {problem}" for problem in self.problems[:20]]
+        else:
+            out.append("No Discord rule broken.")
+        if self.pictures is not None:
+            out.append(
+                f"The pictures players saw ({self.pictures_written} PNG files, table and "
+                f"hand): {self.pictures}"
+            )
+        out.append("The whole transcript: python3 dev.py run --demo --verbose")
+        return out
 
     @property
     def ok(self) -> bool:
@@ -97,7 +135,7 @@ class PublicWatch:
         versions = self.message.versions
         while self.printed < len(versions):
             shown = versions[self.printed]
-            self.transcript.public_state(self.message.id, shown.content, shown.embeds)
+            self.transcript.public_state(self.message.id, *public_words(shown))
             self.printed += 1
 
     async def run(self) -> None:
@@ -120,6 +158,8 @@ class DemoPlayer:
         self.transcript = transcript
         self.delay = delay
         self.watch: PublicWatch | None = None
+        self.last_seconds = 0.0
+        self.last_result = ""
 
     def say(self, line: str) -> None:
         if self.watch is not None:
@@ -131,7 +171,8 @@ class DemoPlayer:
         user = self.user
         options = " ".join(f"{k}:{v}" for k, v in demo.options.items())
         self.say(f"types /{demo.command} {options}")
-        reply = await user.slash(channel, demo.command, **demo.options)
+        # A loaded machine may take seconds to draw the first picture (its worker starts).
+        reply = await user.slash(channel, demo.command, timeout=SETTLE_TIMEOUT, **demo.options)
         # A slow creation is deferred: the table is then posted in the channel and the private
         # answer links to it.
         message = reply if not reply.ephemeral else channel.last_message
@@ -139,6 +180,7 @@ class DemoPlayer:
         self.watch = PublicWatch(message, self.transcript)
         watcher = asyncio.create_task(self.watch.run(), name="demo-public-watch")
         try:
+            started = time.monotonic()
             for _ in range(3):
                 self.say("clicks Add bot: normal")
                 await user.click(message, "Add bot: normal")
@@ -158,10 +200,16 @@ class DemoPlayer:
             with contextlib.suppress(asyncio.CancelledError):
                 await watcher
             self.watch = None
+        self.last_seconds = time.monotonic() - started
         final = message.versions[-1]
         result = (final.embeds[0].get("description") if final.embeds else None) or final.content
+        if not result:  # a layout: the description follows the "### " title
+            lines = "\n".join(_texts(final.components)).splitlines()
+            titled = [i for i, line in enumerate(lines) if line.startswith("### ")]
+            result = lines[titled[0] + 1] if titled and titled[0] + 1 < len(lines) else lines[0]
         self.transcript.say()
-        self.transcript.say(f"Result of {demo.title}: {plain(result, self.transcript.names)}")
+        self.last_result = plain(result, self.transcript.names)
+        self.transcript.say(f"Result of {demo.title}: {self.last_result}")
         return table
 
     @property
@@ -183,6 +231,11 @@ class DemoPlayer:
             if self.delay:
                 await asyncio.sleep(self.delay)
             if hand is None:
+                # Once a game: the log and the rules, one click from the compact table message.
+                log_button = f"tb:{table.id}:log"
+                if any(b.custom_id == log_button for b in message.buttons):
+                    self.say("clicks 📜 Log & rules")
+                    await self.user.click(message, log_button)
                 self.say("clicks Show my hand")
                 hand = await self.user.click(message, "Show my hand")
             elif not await self._offers(hand, table, LIVE_HAND_GRACE):
@@ -215,7 +268,7 @@ class DemoPlayer:
     async def _act(self, table: Table, hand: Message) -> None:
         names = self.transcript.names
         # The first line is the title ("Your hand — ..."); the rest is what Sam knows.
-        lines = [plain(line, names) for line in hand.content.splitlines()[1:] if line.strip()]
+        lines = [plain(line, names) for line in hand.text.splitlines() if line.strip()]
         enabled = [
             b
             for b in hand.buttons
@@ -260,8 +313,20 @@ class DemoPlayer:
         await message.wait_until(current, timeout=SETTLE_TIMEOUT)
 
 
+def public_words(shown: MessageVersion) -> tuple[str, list[dict[str, Any]]]:
+    """A version's content and embeds; a Components V2 layout's words are its text displays."""
+    if shown.content or shown.embeds:
+        return shown.content, shown.embeds
+    return "\n".join(_texts(shown.components)), []
+
+
 def reads_as(shown: MessageVersion, parts: MessageParts) -> bool:
     """Does this version of a message read as `parts`: content, the embed's texts, buttons?"""
+    if isinstance(parts.view, Layout):  # Components V2: the text displays and the buttons
+        want_rows = parts.view.to_components()
+        return _texts(shown.components) == _texts(want_rows) and _buttons(
+            shown.components
+        ) == _buttons(want_rows)
     if shown.content != parts.content:
         return False
     want: dict[str, Any] | None = dict(parts.embed.to_dict()) if parts.embed is not None else None
@@ -281,9 +346,13 @@ def reads_as(shown: MessageVersion, parts: MessageParts) -> bool:
 def _buttons(rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
     return [
         (c.get("custom_id"), c.get("label"), bool(c.get("disabled")))
-        for row in rows
-        for c in row.get("components") or []
+        for c in flat(rows)
+        if c.get("type") in (2, 3)
     ]
+
+
+def _texts(rows: list[dict[str, Any]]) -> list[str]:
+    return [str(c.get("content")) for c in flat(rows) if c.get("type") == TEXT_DISPLAY]
 
 
 def people_names(emu: Emulator) -> dict[int, str]:
@@ -299,6 +368,8 @@ async def play_demo(
     seed: int | None = None,
     write: Callable[[str], None] | None = None,
     edit_window: float = DEMO_EDIT_WINDOW,
+    on_service: Callable[[TableService], None] | None = None,
+    pictures: Path | None = None,
 ) -> DemoReport:
     """Run the whole demo in this event loop and return what happened.
 
@@ -341,11 +412,22 @@ async def play_demo(
                     # There is no public hook for the deal seeds yet (asked of the table
                     # service's owner); only the demo's test needs reproducible deals.
                     bot.table_service._seed_source = lambda: rng.getrandbits(64)
+                if on_service is not None:  # a test listens to the table service
+                    on_service(bot.table_service)
                 player = DemoPlayer(bot, user, transcript, delay)
                 for demo, channel in zip(GAMES, channels, strict=True):
                     transcript.say()
                     transcript.say(f"=== {demo.title}: Sam and three bot seats in #{channel.name}")
                     report.tables.append(await player.play(channel, demo))
+                    clicks = sum(
+                        1 for i in emu.interactions if i.channel is channel and i.user is user
+                    )
+                    report.games.append(
+                        (demo.title, player.last_result, player.last_seconds, clicks)
+                    )
+        if pictures is not None:
+            report.pictures = pictures
+            report.pictures_written = save_pictures(emu, pictures)
         report.problems = emu.problems()
         if user.failures:
             report.problems.append(f"{len(user.failures)} clicks showed 'This interaction failed'")
@@ -368,6 +450,27 @@ async def play_demo(
     return report
 
 
+def save_pictures(emu: Emulator, folder: Path) -> int:
+    """Write every picture a player saw (the table messages' and the hand messages'), in the
+    order they were shown: `<channel>/<n>-table.png`, `<channel>/<n>-hand.png`."""
+    written = 0
+    seen: set[int] = set()
+    for message in sorted(emu.messages.values(), key=lambda m: m.id):
+        for version in message.versions:
+            for attachment in version.attachments:
+                number = int(attachment["id"])
+                if number in seen or not str(attachment["filename"]).endswith(".png"):
+                    continue
+                seen.add(number)
+                kind = "hand" if message.ephemeral else "table"
+                where = folder / message.channel.name
+                where.mkdir(parents=True, exist_ok=True)
+                data = emu.message_service.files[number].data
+                (where / f"{len(seen):04d}-{kind}.png").write_bytes(data)
+                written += 1
+    return written
+
+
 def _stdout_writer() -> Callable[[str], None]:
     stream = sys.stdout
     reconfigure = getattr(stream, "reconfigure", None)
@@ -380,17 +483,29 @@ def _stdout_writer() -> Callable[[str], None]:
     return write
 
 
-async def run_demo(*, delay: float = DEMO_DELAY, seed: int | None = None) -> int:
-    """`python -m demo`: print the transcript; 0 when both games ended cleanly."""
+async def run_demo(
+    *, delay: float = DEMO_DELAY, seed: int | None = None, verbose: bool = False
+) -> int:
+    """`python -m demo`: a short summary (with `verbose`, the whole transcript first); 0 when
+    both games ended cleanly."""
     # Quiet: the transcript is the output. Warnings and errors still reach stderr.
     for name in ("", "bot", "cogs", "discord"):
         logging.getLogger(name).setLevel(logging.WARNING)
     # discord.py's own switches for its "voice will NOT be supported" warnings: no voice here.
     discord.VoiceClient.warn_nacl = False
     discord.VoiceClient.warn_dave = False
+    write = _stdout_writer()
+    if not verbose:
+        write("Playing one game of Euchre and one of Truco against bots (about a minute)...")
+    pictures = Path(tempfile.mkdtemp(prefix="cardtable-demo-pictures-"))
     try:
-        report = await play_demo(delay=delay, seed=seed, write=_stdout_writer())
+        report = await play_demo(
+            delay=delay, seed=seed, write=write if verbose else None, pictures=pictures
+        )
     except Exception:  # the transcript so far is printed; say why it stopped, then exit 1
         traceback.print_exc()
         return 1
+    write("")
+    for line in report.summary():
+        write(line)
     return 0 if report.ok else 1

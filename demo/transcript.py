@@ -102,9 +102,19 @@ class Transcript:
     ) -> tuple[str, str, list[str], list[str], list[str]]:
         """(header, title, content lines, description and field lines, events)."""
         names = self.names
-        turn = [plain(line, names) for line in content.splitlines() if line.strip()]
         titles: list[str] = []
         footers: list[str] = []
+        turn = []
+        for line in content.splitlines():
+            if not line.strip():
+                continue
+            # A layout (Components V2): its heading is the title, its small text the footer.
+            if not embeds and line.startswith("### "):
+                titles.append(plain(line.removeprefix("### "), names))
+            elif not embeds and line.startswith("-# "):
+                footers.append(plain(line.removeprefix("-# "), names))
+            else:
+                turn.append(plain(line, names))
         body: list[str] = []
         events: list[str] = []
         for embed in embeds:

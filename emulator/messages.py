@@ -24,6 +24,7 @@ from emulator.errors import (
 from emulator.gateway import DIRECT_MESSAGES, GUILD_MESSAGES
 from emulator.json_copy import copy_json
 from emulator.limits import (
+    CONTAINER,
     EPHEMERAL,
     IS_COMPONENTS_V2,
     LOADING,
@@ -193,6 +194,12 @@ def stored_components(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if component.get("type") in SELECT_TYPES:
             component.setdefault("min_values", 1)
             component.setdefault("max_values", 1)
+        if component.get("type") == CONTAINER:  # Discord echoes a layout's defaults
+            component.setdefault("accent_color", None)
+            component.setdefault("spoiler", False)
+        for item in component.get("items") or []:  # a media gallery's
+            item.setdefault("description", None)
+            item.setdefault("spoiler", False)
     return stored
 
 
@@ -315,6 +322,41 @@ class Messages:
         return result
 
     @staticmethod
+    def _check_media(components: list[dict[str, Any]], attachments: list[dict[str, Any]]) -> None:
+        """As Discord does for Components V2: media named `attachment://name` (a gallery item,
+        a thumbnail, a file) must be an attachment of the message itself, and is stored as
+        that attachment (its id and URLs)."""
+        by_name = {a["filename"]: a for a in attachments}
+        errors = FormErrors()
+        for index, component in iter_components(components):
+            media = [item.get("media") for item in component.get("items") or []]
+            media += [component.get("media"), component.get("file")]
+            for item in media:
+                url = str((item or {}).get("url") or "") if isinstance(item, dict) else ""
+                if not url.startswith("attachment://"):
+                    continue
+                attachment = by_name.get(url.removeprefix("attachment://"))
+                if attachment is None:
+                    errors.add(
+                        ("components", index, "media", "url"),
+                        "UNFURLED_MEDIA_ITEM_ATTACHMENT_NOT_FOUND",
+                        f"Attachment {url[13:]!r} is not an attachment of this message",
+                    )
+                    continue
+                assert isinstance(item, dict)
+                item.update(
+                    id=str(attachment["id"]),
+                    url=attachment["url"],
+                    proxy_url=attachment["proxy_url"],
+                    width=attachment.get("width"),
+                    height=attachment.get("height"),
+                    content_type=attachment.get("content_type"),
+                    attachment_id=str(attachment["id"]),
+                )
+        if errors:
+            raise invalid_form(errors)
+
+    @staticmethod
     def _resolve_attachment_images(
         embeds: list[dict[str, Any]], attachments: list[dict[str, Any]]
     ) -> None:
@@ -365,6 +407,7 @@ class Messages:
             "poll": body.get("poll"),
         }
         self._resolve_attachment_images(fields["embeds"], attachments)
+        self._check_media(fields["components"], attachments)
         if not flags & LOADING and limits.is_empty(fields):
             raise ApiError(400, CANNOT_SEND_EMPTY_MESSAGE, "Cannot send an empty message")
         limits.number_components(fields["components"])
@@ -422,7 +465,10 @@ class Messages:
         new_flags = message.flags
         if body.get("flags") is not None:
             wanted = int(body["flags"])
-            if (wanted ^ message.flags) & EPHEMERAL and not message.loading:
+            # Discord keeps a message's EPHEMERAL bit: an edit that leaves it out (discord.py
+            # sends only IS_COMPONENTS_V2 for a layout) changes nothing; one that would set it
+            # on a public message is refused.
+            if wanted & EPHEMERAL and not message.flags & EPHEMERAL and not message.loading:
                 errors.add(
                     ("flags",), "MESSAGE_FLAGS_INVALID", "A message's EPHEMERAL flag is fixed"
                 )
@@ -457,6 +503,7 @@ class Messages:
             body, uploads or [], message.attachments, ephemeral=message.ephemeral
         )
         self._resolve_attachment_images(merged["embeds"], merged["attachments"])
+        self._check_media(merged["components"], merged["attachments"])
         if limits.is_empty(merged):
             raise ApiError(400, CANNOT_SEND_EMPTY_MESSAGE, "Cannot send an empty message")
         was_loading = message.loading

@@ -8,10 +8,10 @@ alone) comes from `game.view(seat)`: that seat's hand, never another's.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.tables import pace
 from bot.tables.records import bot_number
 from bot.tables.service import Table
 from bot.texts import t
@@ -98,6 +98,10 @@ def scene_of(table: Table, locale: str | None = None) -> Scene:
     points = None
     if over or not hand_started:
         tricks, points = _last_hand(game.events)
+    elif not view["trick"] and view.get("last_trick") and view.get("phase") == "play":
+        # Issue 30 item 2: a finished trick stays on the table until the next card is led
+        # (a bot leads after about 1.5 s, bot/tables/pace.py), as at a real table.
+        view = {**view, "trick": view["last_trick"]["cards"]}
     return Scene(
         table.id,
         table.version,
@@ -141,10 +145,14 @@ def seat_scene_of(
     if game is None or table.status == "lobby":
         return None
     names = [_player_name(table, table.position_of_seat(s), locale) for s in range(4)]
-    deadline = table.record.turn_deadline
+    # Issue 30 item 4: a picture cannot count down, so none shows the time left (it froze at
+    # the value of the moment it was drawn); the hand's text carries Discord's live
+    # countdown (`<t:…:R>`). `now` is kept for callers.
     seconds_left = None
-    if deadline is not None and now is not None and table.humans_to_act():
-        seconds_left = max(0, math.ceil(deadline - now))
+    view = game.view(seat)
+    if not pace.trick_of_this_hand(game.events):
+        # Issue 30 item 3: the last hand's trick is not this hand's "last trick".
+        view = {**view, "last_trick": None}
     return SeatScene(
         table.id,
         table.version,
@@ -152,6 +160,6 @@ def seat_scene_of(
         locale,
         seat,
         names,
-        game.view(seat),
+        view,
         seconds_left,
     )

@@ -289,11 +289,25 @@ def _others(pen: Pen, scene: SeatScene) -> None:
             pen, centre, shown_name(scene.names[seat]), seat % 2, acting, _seat_note(scene, seat)
         )
         if acting:
-            # The turn marker: a gold arrow at the plate, and the time left beside it.
+            # The turn marker: a gold arrow pointing at the plate. The partner's (the top
+            # plate) sits at the plate's left, clear of the partner's card on the table below
+            # it (issue 30 item 6: it overlapped in truco); the side plates' under them.
             x0 = centre[0] - 96
             y = centre[1] + height // 2 + 22
+            if relative == 2:
+                x0 = centre[0] - _plate_width(pen, scene, seat) // 2 - 30
+                y = centre[1]
             pen.draw.polygon([(x0, y - 11), (x0 + 18, y), (x0, y + 11)], fill=TURN)
             _time_left(pen, scene, x0 + 26, y, TURN)
+
+
+def _plate_width(pen: Pen, scene: SeatScene, seat: int) -> int:
+    """The width `_plate` gives a seat's plate."""
+    width = max(160, round(pen.length(shown_name(scene.names[seat]), TEXT)) + 40)
+    note = _seat_note(scene, seat)
+    if note:
+        width = max(width, round(pen.length(note, SMALL, bold=False)) + 30)
+    return width
 
 
 def _banner(pen: Pen, scene: SeatScene) -> None:
@@ -389,7 +403,8 @@ def _last_trick(pen: Pen, scene: SeatScene) -> None:
         return
     x, y = LAST_TRICK
     winner = last["winner"]
-    label = t("picture.last_trick", scene.locale)
+    # Truco's are rounds, as its text says (issue 30 item 6).
+    label = t("picture.last_round" if scene.game == "truco" else "picture.last_trick", scene.locale)
     if winner is None:  # a tied truco round (T6)
         label = f"{label} · {t('picture.tied', scene.locale)}"
     # The label in the winning team's colour, like the name plates' bars.
@@ -447,9 +462,15 @@ def _euchre_header(pen: Pen, scene: SeatScene, x0: int) -> None:
     pen.paste(suit_symbol(trump, 26), (round(chip_x) + 7, 11), ("suit", trump, 26))
     if view["maker"] is not None:
         maker = shown_name(scene.names[view["maker"]])
+        # Your own bid reads as yours (issue 30 item 6).
+        called = (
+            t("picture.maker.you", scene.locale)
+            if view["maker"] == scene.seat
+            else t("picture.maker", scene.locale, name=maker)
+        )
         pen.text(
             (x0, 66),
-            t("picture.maker", scene.locale, name=maker),
+            called,
             SMALL,
             bold=False,
             fill=DIM,
@@ -474,7 +495,8 @@ def _truco_header(pen: Pen, scene: SeatScene, x0: int) -> None:
     ask = view.get("pending_ask")
     if ask is not None:
         lines.append(t("picture.asked", locale, ask=t(f"truco.ask.{ask['name']}", locale)))
-    if view.get("hand_of_ten") is not None:
+    if view.get("hand_of_ten") is not None and view.get("phase") == "hand_of_ten":
+        # Only while they decide (issue 30 item 6).
         lines.append(t("picture.hand_of_ten", locale, number=view["hand_of_ten"] + 1))
     if view.get("iron_hand"):
         lines.append(t("picture.iron_hand", locale))
@@ -496,7 +518,10 @@ def _partner_hand(pen: Pen, scene: SeatScene) -> None:
 def _winner(pen: Pen, scene: SeatScene) -> None:
     view = scene.view
     scores = view["scores"]
-    text = t("picture.winner", scene.locale, number=view["winner"] + 1, a=scores[0], b=scores[1])
+    winner = view["winner"]  # the winner's score first, as the text says (issue 30 item 6)
+    text = t(
+        "picture.winner", scene.locale, number=winner + 1, a=scores[winner], b=scores[1 - winner]
+    )
     width = pen.length(text, BIG) + 60
     pen.draw.rounded_rectangle(
         [CENTRE[0] - width / 2, CENTRE[1] - 30, CENTRE[0] + width / 2, CENTRE[1] + 30],

@@ -49,6 +49,7 @@ MAX_NAME = 18
 # Where each seat's name plate sits (centre) and where its card lands on the table.
 PLATES = ((WIDTH // 2, HEIGHT - 34), (92, HEIGHT // 2), (WIDTH // 2, 34), (WIDTH - 92, HEIGHT // 2))
 CENTRE = (WIDTH // 2, HEIGHT // 2 + 6)
+LABEL = 20  # px of the small labels ("to 10", "tricks", "dealer"): 22 px at 800 px wide
 CARD_OFFSETS = ((0, 62), (-84, 0), (0, -62), (84, 0))
 
 
@@ -236,10 +237,11 @@ def _plate(
     note: str = "",
 ) -> int:
     """A name plate; returns its width."""
+    # Labels at least 20 px here, 22 px once shown 800 px wide (issue 30 item 6).
     width = max(110, round(_length(draw, text, 17)) + 34)
     if note:
-        width = max(width, round(_length(draw, note, 12, bold=False)) + 24)
-    height = 40 if note else 28
+        width = max(width, round(_length(draw, note, LABEL, bold=False)) + 24)
+    height = 50 if note else 28
     x0, y0 = centre[0] - width // 2, centre[1] - height // 2
     fill = TURN if to_act else PLATE
     draw.rounded_rectangle([x0, y0, x0 + width, y0 + height], radius=10, fill=fill)
@@ -247,7 +249,7 @@ def _plate(
     text_y = y0 + 14
     _text(draw, (centre[0] + 4, text_y), text, 17, fill=PLATE_TEXT, anchor="mm")
     if note:
-        _text(draw, (centre[0] + 4, y0 + 31), note, 12, bold=False, fill=PLATE_TEXT, anchor="mm")
+        _text(draw, (centre[0] + 4, y0 + 36), note, LABEL, bold=False, fill=PLATE_TEXT, anchor="mm")
     return width
 
 
@@ -295,15 +297,16 @@ def _score_box(draw: ImageDraw.ImageDraw, scene: Scene) -> None:
     assert view is not None
     locale = scene.locale
     title = t(f"game.{scene.game}", locale)
-    draw.rounded_rectangle([22, 18, 226, 114], radius=12, fill=RAIL[scene.game], outline=WHITE)
-    _text(draw, (34, 22), title, 18, fill=WHITE)
+    draw.rounded_rectangle([22, 18, 226, 124], radius=12, fill=RAIL[scene.game], outline=WHITE)
+    _text(draw, (34, 20), title, 18, fill=WHITE)
     # The target on the header row's left, under the title: beside a long title ("Truco
-    # Mineiro") it ran into the column header (issue 21 item 10).
+    # Mineiro") it ran into the column header (issue 21 item 10). Its baseline sits low enough
+    # for Devanagari's marks above the line (hi) to clear the title at 20 px (issue 30).
     _text(
         draw,
-        (34, 59),
+        (34, 69),
         t("picture.target", locale, target=view["target"]),
-        11,
+        LABEL,
         bold=False,
         fill=DIM,
         anchor="lb",
@@ -311,9 +314,9 @@ def _score_box(draw: ImageDraw.ImageDraw, scene: Scene) -> None:
     if scene.stage == "play":
         # The column of tricks (euchre) or rounds (truco) won in this hand.
         column = t(f"picture.tricks.{scene.game}", locale)
-        _text(draw, (212, 59), column, 11, fill=TURN, anchor="rb")
+        _text(draw, (212, 69), column, LABEL, fill=TURN, anchor="rb")
     for team in (0, 1):
-        y = 62 + team * 24
+        y = 70 + team * 24
         draw.rounded_rectangle([34, y + 3, 46, y + 15], radius=3, fill=TEAM_COLOURS[team])
         _text(draw, (54, y), t("picture.team", locale, number=team + 1), 16, fill=WHITE)
         _text(draw, (160, y - 2), str(view["scores"][team]), 20, fill=WHITE)
@@ -369,7 +372,8 @@ def _truco_box(draw: ImageDraw.ImageDraw, scene: Scene) -> None:
     ask = view.get("pending_ask")
     if ask is not None:
         lines.append(t("picture.asked", locale, ask=t(f"truco.ask.{ask['name']}", locale)))
-    if view.get("hand_of_ten") is not None:
+    if view.get("hand_of_ten") is not None and view.get("phase") == "hand_of_ten":
+        # Only while they decide (issue 30 item 6).
         lines.append(t("picture.hand_of_ten", locale, number=view["hand_of_ten"] + 1))
     if view.get("iron_hand"):
         lines.append(t("picture.iron_hand", locale))
@@ -427,7 +431,10 @@ def _winner_banner(draw: ImageDraw.ImageDraw, scene: Scene) -> None:
     assert view is not None
     winner = view["winner"]
     scores = view["scores"]
-    text = t("picture.winner", scene.locale, number=winner + 1, a=scores[0], b=scores[1])
+    # The winner's score first, as the text says (issue 30 item 6).
+    text = t(
+        "picture.winner", scene.locale, number=winner + 1, a=scores[winner], b=scores[1 - winner]
+    )
     draw.rounded_rectangle(
         [CENTRE[0] - 170, CENTRE[1] + 62, CENTRE[0] + 170, CENTRE[1] + 100],
         radius=12,

@@ -15,7 +15,7 @@ import logging
 
 from bot.engine.common import team_of
 from bot.engine.truco.signals import SIGNAL_PREFIX
-from bot.tables import bot_moves
+from bot.tables import bot_moves, pace
 from bot.tables.errors import NoSuchTable, StaleVersion
 from bot.tables.table import CHANGE_ACTION, CHANGE_CLOSED, Table, TableHost
 
@@ -65,6 +65,21 @@ def bot_seat_to_act(table: Table) -> int | None:
     return None
 
 
+async def bot_alone_answer(table: Table) -> tuple[int, str] | None:
+    """A bot seat's going-alone answer (E14), given with the move before it (the table
+    service applies it in the same step): the bots' answers are never public states of their
+    own (issue 30 item 2). In the engine's order, the rule's: from the dealer's left, the
+    dealer last."""
+    game = table.game
+    if game is None or game.is_over or str(getattr(game, "phase", "")) != "alone":
+        return None
+    seat = bot_seat_to_act(table)
+    if seat is None:
+        return None
+    level = table.player_at(seat).level or bot_moves.DEFAULT_LEVEL
+    return seat, await choose_bot_action(table, seat, level)
+
+
 class BotSeats:
     """One bot task per table at most, started by the changes it hears."""
 
@@ -106,8 +121,10 @@ class BotSeats:
         failures = 0
         signalled = False
         while True:
+            if not failures and bot_seat_to_act(table) is None:
+                return  # a person's turn: nothing to wait for (those waiting on bots go on)
             # A signal is said with the card that follows it: no second pause for it.
-            pause = self._pause(failures) if failures else 0.0 if signalled else self.delay
+            pause = self._pause(failures) if failures else 0.0 if signalled else self._before(table)
             signalled = False
             await asyncio.sleep(pause)
             try:
@@ -143,6 +160,16 @@ class BotSeats:
             failures = 0
             # Every listener hears it (this one too: its task is running, nothing to start).
             self._host.changed(table, CHANGE_ACTION)
+
+    def _before(self, table: Table) -> float:
+        """The wait before the next bot move: a human pace (bot/tables/pace.py)."""
+        game = table.game
+        if game is None:
+            return self.delay
+        trick = game.view(None)["trick"] if not game.is_over else None
+        return pace.bot_pause(
+            game.events, str(getattr(game, "phase", "")), self.delay, trick_empty=not trick
+        )
 
     def _pause(self, failures: int) -> float:
         return retry_pause(failures, self.retry_delay, self.max_retry_delay)

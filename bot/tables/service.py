@@ -29,7 +29,7 @@ from bot.engine.common import EngineError
 from bot.engine.truco.signals import SIGNAL_PREFIX
 from bot.tables import alone, restore
 from bot.tables.beacon import Beacon
-from bot.tables.bot_seats import BotSeats, bot_seat_to_act, choose_bot_action
+from bot.tables.bot_seats import BotSeats, bot_alone_answer, bot_seat_to_act, choose_bot_action
 from bot.tables.errors import (
     ActionRefused,
     NoSuchTable,
@@ -276,9 +276,10 @@ class TableService:
         intents: alone.Intents | None = None,
     ) -> list[Any]:
         """Apply one action (and its `intents`), then the going-alone answers the table gives
-        for people at once (euchre, bot/tables/alone.py), each stored as its seat's own action."""
+        at once, in the rule's order: a person's (bot/tables/alone.py) and a bot's, each stored
+        as its seat's own action."""
         events = await self._apply_one(table, seat, action, seats=seats, intents=intents)
-        while (due := alone.answer_due(table)) is not None:
+        while (due := alone.answer_due(table) or await bot_alone_answer(table)) is not None:
             events += await self._apply_one(table, *due)
         return events
 

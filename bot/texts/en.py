@@ -91,6 +91,17 @@ STRINGS: dict[str, str] = {
     "cmd.name.user": "user",
     "cmd.name.scope": "scope",
     "cmd.rules": "How to play Euchre or Truco Mineiro.",
+    "cmd.help": "How to start a table, the commands, where the rules are.",
+    "help.title": "Card table: how to play",
+    "help.text": "**Start a table** in a channel: `/euchre new` or `/truco new`. Take a seat "
+    "with the buttons (or fill seats with bots), then click **Start**. Click **Show my hand** "
+    "to see your cards privately and play from there.\n\n"
+    "**Commands**\n"
+    "`/euchre new`, `/truco new` — open a table here\n"
+    "`/table show` — post the table again at the bottom · `/table end` — close it\n"
+    "`/rules` — the rules of each game · `/leaderboard` — this server's ranking\n"
+    "`/stats` — your games · `/history` — finished games · `/verify` — check a fair deal\n\n"
+    "**The rules**: `/rules`, or 📜 Log & rules on a table (the rules that table plays).",
     "cmd.rules.game": "Which game",
     # /sync
     "cmd.sync": "Owner only: publish the slash commands.",
@@ -227,6 +238,11 @@ STRINGS: dict[str, str] = {
     "table.field.log": "Latest",
     "table.scores": "Score — Team 1: {team0} · Team 2: {team1}",
     "table.button.hand": "Show my hand",
+    "table.button.log": "📜 Log & rules",
+    "layout.tricks": "Tricks {team0}–{team1}",
+    "layout.rounds": "Rounds {team0}–{team1}",
+    "hand_end.euchre": "🏁 Hand {hand} over — tricks {team0}–{team1}:",
+    "hand_end.truco": "🏁 Hand {hand} over — rounds {team0}–{team1}:",
     "truco.ask.truco": "truco",
     "truco.ask.six": "seis",
     "truco.ask.ten": "dez",
@@ -281,7 +297,8 @@ STRINGS: dict[str, str] = {
     # --- tables: a player's hand (private) ---
     "hand.title": "**Your hand** — {game}, table {table} · {team} with {partner}",
     "hand.cards": "Cards: {cards}",
-    "hand.manilhas": "Manilhas, high to low: zap, copas, espadilha, ouros",
+    "hand.manilhas": "Manilhas, high to low: zap {zap}, copas {copas}, espadilha {espadilha}, "
+    "ouros {ouros}",
     "hand.signal.partner": "🤫 {partner} signals: **{signal}**",
     "hand.signal.mine": "🤫 You signalled {signal} to {partner}.",
     "hand.signal.button": "Signal {signal}",
@@ -294,6 +311,7 @@ STRINGS: dict[str, str] = {
     "hand.bowers": "Bowers: the jacks of {right} (right) and {left} (left)",
     "hand.top_cards.mine": "yours: {cards}",
     "hand.discarded": "You discarded {card}.",
+    "hand.trump_made.you": "Trump {suit}, made by you",
     "hand.partner_cards": "{partner}'s cards: {cards}",
     "hand.trick": "On the table: {cards}",
     "hand.over": "The game is over.",
@@ -658,6 +676,7 @@ STRINGS: dict[str, str] = {
     "picture.sits_out": "sits out",
     "picture.trump": "Trump",
     "picture.maker": "called by {name}",
+    "picture.maker.you": "called by you",
     "picture.turned_up": "Turned up",
     "picture.turned_down": "Turned down",
     "picture.worth": "Hand worth",
@@ -677,6 +696,7 @@ STRINGS: dict[str, str] = {
     "picture.your_turn": "Your turn",
     "picture.your_team": "{name} · you",
     "picture.last_trick": "Last trick",
+    "picture.last_round": "Last round",
     "picture.right_bower": "right bower",
     "picture.left_bower": "left bower",
     "picture.manilha": "manilha",

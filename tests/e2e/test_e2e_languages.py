@@ -15,9 +15,11 @@ from bot.client import CardTableBot
 from bot.settings import Settings
 from bot.texts import catalogs, t
 from bot.texts.en import PLURALS, STRINGS
+from bot.ui.kit.layout import flat
 from emulator import Emulator, SimulatedUser, run_bot
 from emulator.state import MessageVersion
 from tests.support.play_driver import GameStates, TableDriver, scale_rate_limits
+from tests.support.shown import text_of
 from tests.support.world import World
 
 PLACEHOLDER = re.compile(r"\{[^}]*\}")
@@ -51,8 +53,8 @@ def readable(version: MessageVersion) -> list[str]:
         out += [(embed.get("footer") or {}).get("text") or ""]
         for field_ in embed.get("fields") or []:
             out += [field_.get("name") or "", field_.get("value") or ""]
-    for row in version.components:
-        out += [str(c.get("label") or "") for c in row.get("components") or []]
+    out.append(text_of(version.components))  # a layout's text displays (issue 30)
+    out += [str(c.get("label") or "") for c in flat(version.components)]
     return out
 
 
@@ -124,14 +126,16 @@ async def test_a_pt_br_player_plays_a_whole_truco_game_without_one_english_word(
     assert "Dupla 1" in text and t("table.button.hand", "pt-BR") in text
 
     # Camille and Hari at the same table: their private hands in French and in Hindi.
-    for person, title in ((camille, "**Votre main**"), (hari, "**आपका हाथ**")):
+    # (Beside its picture a hand message has no title line (issue 30): its language shows in
+    # its buttons, e.g. Refresh.)
+    for person, title in ((camille, "Actualiser"), (hari, t("hand.button.refresh", "hi"))):
         # A hand message: one that showed game buttons (its last version, at the game's end,
         # may have none left).
         hands = [
             m for m in person.own_ephemerals if any("t:" in str(v.components) for v in m.versions)
         ]
         shown = "\n".join(line for m in hands for v in m.versions for line in readable(v))
-        assert title in shown and "Your hand" not in shown
+        assert title in shown and "Your hand" not in shown and "Refresh" not in shown
         assert t("hand.prompt.truco.play", person.locale) in shown
         assert "Sua mão" not in shown
     driver.assert_no_failures()

@@ -118,9 +118,13 @@ async def test_a_whole_game_played_in_one_hand_message_per_player(
         moves += 1
         assert moves < 2000, "the game did not end"
     await driver.settle()
+    game = driver.table.game
+    assert game is not None and game.winner is not None
     for person_id, hand in hands.items():
-        over = t("hand.over", driver.people[person_id].locale)
-        await hand.wait_until(lambda m, over=over: over in m.content, timeout=5)
+        # After the game the hand says who won (issue 30 item 6), in its reader's language.
+        locale = driver.people[person_id].locale
+        over = t("table.team", locale, number=game.winner + 1)
+        await hand.wait_until(lambda m, over=over: over in m.text.split("\n")[0], timeout=5)
     # One "Show my hand" per person, no Refresh: every other update came from the bot.
     assert hand_clicks(emulator, "hand") == humans and hand_clicks(emulator, "refresh") == 0
     for person in driver.people.values():
@@ -232,7 +236,7 @@ async def test_a_hand_about_to_go_quiet_says_it_may_need_a_refresh(
     # 13.5 minutes on: the next change still reaches the hand, which says so.
     emulator.clock.advance(13.5 * MINUTE)
     await play_in_hand(driver, hands[mover.id], mover, seat, random.Random(5))
-    await watched.wait_until(lambda m: expiring in m.content)
+    await watched.wait_until(lambda m: expiring in m.text)
     assert f":{table.version}:" in "".join(b.custom_id or "" for b in watched.buttons)
     assert watched.button(t("hand.button.refresh", watcher.locale))
 
@@ -244,14 +248,14 @@ async def test_a_hand_about_to_go_quiet_says_it_may_need_a_refresh(
     seat, person = who
     if person is watcher:  # the watcher plays: any click brings a fresh token
         await play_in_hand(driver, watched, person, seat, random.Random(7))
-        assert expiring not in watched.content
+        assert expiring not in watched.text
     else:
         await play_in_hand(driver, hands[person.id], person, seat, random.Random(7))
         await live.idle()
-        assert len(watched.versions) == noted and expiring in watched.content
+        assert len(watched.versions) == noted and expiring in watched.text
         assert not live.is_live(table.id, watcher.id)
         await watcher.click(watched, f"tb:{table.id}:refresh")
-        assert expiring not in watched.content
+        assert expiring not in watched.text
 
     # A hand nobody changed gets its last edit from the periodic sweep.
     assert live.is_live(table.id, watcher.id)
@@ -259,7 +263,7 @@ async def test_a_hand_about_to_go_quiet_says_it_may_need_a_refresh(
     emulator.clock.advance(13.5 * MINUTE)
     live.sweep()
     await live.idle()
-    assert len(watched.versions) == quiet + 1 and expiring in watched.content
+    assert len(watched.versions) == quiet + 1 and expiring in watched.text
     emulator.clock.advance(1 * MINUTE)
     live.sweep()
     assert not live.is_live(table.id, watcher.id)

@@ -12,6 +12,7 @@ from PIL import Image
 from bot.client import CardTableBot
 from bot.ui.table import table_picture
 from emulator import Emulator, Message, SimulatedUser
+from emulator.limits import LOADING
 from tests.support.games import play_game
 from tests.support.play_driver import scale_rate_limits
 from tests.support.world import World
@@ -39,6 +40,8 @@ async def test_the_lobby_message_shows_the_seats_and_a_join_changes_the_picture(
     await running_bot.table_ui.public.idle()
     versions = []
     for shown in lobby.versions:
+        if shown.flags & LOADING:
+            continue  # a slow start's public "thinking", which the table replaces (issue 30)
         (picture,) = shown.attachments
         assert picture["filename"] == table_picture.FILENAME
         assert picture["size"] < 150_000

@@ -107,9 +107,11 @@ async def test_slow_work_is_deferred_and_every_answer_still_arrives(
     assert running_bot.table_ui is not None
     running_bot.table_ui.ack_deadline = 0.0
     reply = await world.alice.slash(world.table, "truco new", target=6)
-    assert reply.ephemeral and "Your table is open" in reply.content
+    # Issue 30 item 6: even a slow start answers with the table itself, publicly (its public
+    # "thinking" becomes the table message), not with a private link to it.
+    assert not reply.ephemeral and reply.button("Join")
     lobby = world.table.last_message
-    assert lobby is not None and lobby.button("Join")
+    assert lobby is reply
     driver = TableDriver(world.emu, running_bot, world.table, world.players)
     await driver.sit(lobby, world.players[1:], 0, world.alice)
     await driver.start(lobby, world.alice)

@@ -65,7 +65,7 @@ async def test_T9_two_opponents_answering_a_truco_at_once_one_answer_counts(
     seat, action = table.record.actions[-1]
     winner = 0 if action == "accept" else 1
     assert driver.person_at(seat) is answerers[winner]
-    loser_text = shown[1 - winner].content
+    loser_text = shown[1 - winner].text
     assert t("hand.note.answered", answerers[1 - winner].locale) in loser_text
     driver.assert_no_failures()
 
@@ -107,7 +107,7 @@ async def test_a_click_on_a_stale_hand_changes_nothing_and_shows_the_current_han
     stale = [c for c in action_buttons(old_hand) if ":play:" in c and c != play[0]]
     shown = await player.click(old_hand, stale[0])
     assert shown is old_hand  # updated in place
-    assert t("hand.note.stale", player.locale) in shown.content
+    assert t("hand.note.stale", player.locale) in shown.text
     assert table.version == version and table.record.actions == actions
     assert all(f":{version}:" in c for c in action_buttons(shown)) or not action_buttons(shown)
     driver.assert_no_failures()

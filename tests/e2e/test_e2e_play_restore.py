@@ -48,7 +48,7 @@ async def test_a_game_and_a_lobby_survive_a_restart(
         table = driver.table
         assert table.game is not None
         assert (table.version, table.game.to_json(), list(table.seats)) == saved
-        await message.wait_until(lambda m: "restored" in m.content, timeout=10)
+        await message.wait_until(lambda m: "restored" in m.text, timeout=10)
         # The hand drawn before the restart still works: its version is the table's.
         button = next(
             b.custom_id

@@ -9,6 +9,7 @@ import pytest
 
 from bot.client import CardTableBot
 from bot.ui.kit.custom_ids import parse_game_action
+from bot.ui.kit.layout import flat
 from bot.ui.words.cards import card_text
 from emulator import Emulator, SimulatedUser
 from tests.support.live_hands import enabled_actions, open_hands, seat_and_start
@@ -19,6 +20,7 @@ from tests.support.seat_pictures import (
     play_alone_with_pictures,
     ui_of,
 )
+from tests.support.shown import text_of
 from tests.support.world import World
 
 
@@ -40,12 +42,7 @@ def check_card_clicks(driver: TableDriver, person: SimulatedUser) -> int:
         assert showing, "the clicked card was on the hand message"
         picture = picture_of(driver.emu, showing[-1])
         assert picture is not None and picture.version == parsed.version
-        (button,) = [
-            c
-            for row in showing[-1].components
-            for c in row.get("components") or []
-            if c.get("custom_id") == custom_id
-        ]
+        (button,) = [c for c in flat(showing[-1].components) if c.get("custom_id") == custom_id]
         assert button["label"] == card_text(card), "a card button shows its card"
         assert table.record.actions[parsed.version - table.start_version] == (seat, parsed.action)
         played += 1
@@ -134,7 +131,8 @@ async def test_a_picture_not_drawn_in_time_follows_the_text_and_no_stale_one_sta
     await ui.live_hands.idle()
     shown = [v for v in hand.versions if v.components]  # (a deferred answer "thinks" first)
     assert len(shown) == 2  # the text, then the same text with its picture
-    assert shown[0].content == shown[1].content and picture_of(emulator, shown[0]) is None
+    assert text_of(shown[0].components) == text_of(shown[1].components)
+    assert picture_of(emulator, shown[0]) is None
     brought = picture_of(emulator, shown[1])
     assert brought is not None and brought.version == driver.table.version
 

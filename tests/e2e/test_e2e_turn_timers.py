@@ -98,9 +98,7 @@ async def test_a_player_who_never_clicks_is_pinged_warned_played_for_and_comes_b
         assert deadline is not None
         await message.wait_until(
             # Issue 21 item 6: said to her, in the second person.
-            lambda m: (
-                f"⏳ {you}, a bot plays for you <t:{int(deadline)}:R> if you don't." in m.content
-            )
+            lambda m: f"⏳ {you}, a bot plays for you <t:{int(deadline)}:R> if you don't." in m.text
         )
 
         # Half time: the warning replaces the ping (a new message: it notifies her again).
@@ -185,7 +183,7 @@ async def test_a_player_who_never_clicks_is_pinged_warned_played_for_and_comes_b
         # The bots play the game to its end without waiting for her.
         await until(lambda: table.status == "finished", timeout=60)
         await driver.settle()
-        assert "Game over" in message.content
+        assert "Game over" in message.text
         await driver.check_result_recorded()
         # No ping is left once nobody is to act; every ping notified exactly her.
         await emulator.wait_for(lambda: not pings(world) or None, timeout=15)

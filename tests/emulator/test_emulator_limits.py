@@ -98,6 +98,20 @@ BAD_PAYLOADS: dict[str, tuple[dict[str, Any], str]] = {
         {"flags": V2, "embeds": [embed(title="t")], "components": [{"type": 10, "content": "t"}]},
         "cannot be used when using the IS_COMPONENTS_V2 flag",
     ),
+    "components v2 showing an attachment the message lacks (issue 30)": (
+        {
+            "flags": V2,
+            "components": [
+                {
+                    "type": 17,
+                    "components": [
+                        {"type": 12, "items": [{"media": {"url": "attachment://table.png"}}]}
+                    ],
+                }
+            ],
+        },
+        "is not an attachment of this message",
+    ),
     "41 components v2 counting nested ones": (
         {
             "flags": V2,

@@ -25,11 +25,12 @@ from bot.tables.results import build_result
 from bot.tables.service import Table
 from bot.texts import t
 from bot.ui.kit.custom_ids import parse_game_action
+from bot.ui.kit.layout import Layout
 from bot.ui.kit.message_parts import MessageParts
 from bot.ui.table import render
 from emulator import Channel, Emulator, Interaction, Message, SimulatedUser
 from tests.support.alone import table_answers
-from tests.support.shown import picture_version
+from tests.support.shown import picture_version, text_of
 from tests.support.world import open_table
 
 
@@ -265,7 +266,10 @@ def rebuilt_table(record: TableRecord, notice: str | None = "table.notice.restor
 
 
 def shows(message_version: Any, expected: MessageParts) -> bool:
-    """Does this version of a table message show exactly `expected` (content and embed)?"""
+    """Does this version of a table message show exactly `expected` (content and embed; a
+    layout's text displays, issue 30)?"""
+    if isinstance(expected.view, Layout):
+        return bool(text_of(message_version.components) == expected.view.text)
     if message_version.content != expected.content:
         return False
     if expected.embed is None:

@@ -12,16 +12,25 @@ from bot.tables.games import rules_for
 from bot.tables.records import SeatRecord, TableRecord
 from bot.tables.service import Table
 from bot.ui.kit.custom_ids import parse_game_action, parse_table_button
+from bot.ui.kit.layout import Layout
 from bot.ui.kit.message_parts import MessageParts
 from bot.ui.table import render
 from bot.ui.words.cards import card_text, cards_in_text
+from emulator.limits import INTERACTION_MESSAGE_FLAGS, IS_COMPONENTS_V2, validate_message
 
 USERS = [101, 102, 103, 104]
 
 
 def make_table(
-    game_name: str, options: dict[str, Any], seed: int, bots: set[int] = frozenset()
+    game_name: str,
+    options: dict[str, Any],
+    seed: int,
+    bots: set[int] = frozenset(),
+    *,
+    pictures: bool = False,
 ) -> Table:
+    """A table in play. Pictures off by default: the messages then keep their complete text
+    (issue 30: beside a picture they are compact), which most renderer tests read."""
     rules = rules_for(game_name)
     options = rules.normalise_options(options)
     seats = [
@@ -44,6 +53,7 @@ def make_table(
         message_id=99,
         seed=seed,
         first_dealer=game.first_dealer,
+        settings={"pictures": pictures},
     )
     return Table(
         record=record, rules=rules, game=game, seat_of_position=rules.seat_of_position(game)
@@ -98,8 +108,18 @@ def check_discord_limits(parts: MessageParts) -> None:
         assert len(embed.fields) <= 25
         for f in embed.fields:
             assert 1 <= len(f.value or "") <= 1024 and len(f.name or "") <= 256
+    if isinstance(parts.view, Layout):  # Components V2 (issue 30): the emulator's own check
+        errors = validate_message(
+            {"flags": IS_COMPONENTS_V2, "components": parts.view.to_components()},
+            allowed_flags=INTERACTION_MESSAGE_FLAGS,
+        )
+        assert not errors, errors
     if parts.view is not None:
-        rows = parts.view.to_components()
+        rows = (
+            parts.view.buttons.to_components()
+            if isinstance(parts.view, Layout)
+            else parts.view.to_components()
+        )
         assert len(rows) <= 5
         ids = []
         for row in rows:
@@ -112,9 +132,10 @@ def check_discord_limits(parts: MessageParts) -> None:
 
 
 def revealed_cards(table: Table) -> set[str]:
-    """Cards that have been public at some point of the game: played, turned up, drawn."""
+    """Cards that have been public at some point of the game: played, turned up, drawn. Truco's
+    manilhas are named with their cards in every hand (T4, fixed: nobody's hand is told)."""
     game = table.game
-    seen: set[str] = set()
+    seen: set[str] = set(render.TRUCO_MANILHAS) if table.game_name == "truco" else set()
     for _, action in game.actions:
         if action.startswith("play:"):
             seen.add(action.split(":")[1])

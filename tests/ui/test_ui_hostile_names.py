@@ -19,11 +19,12 @@ from hypothesis import strategies as st
 from bot.tables.records import SeatRecord, TableRecord
 from bot.tables.table import Table, rebuilt
 from bot.tables.tournament import Tournament, TournamentConfig
+from bot.ui.kit.layout import Layout
 from bot.ui.kit.message_parts import MessageParts
 from bot.ui.table import render
 from bot.ui.tournament.standings import standings_text
 from bot.ui.words.names import BIDI_CONTROLS
-from emulator.limits import validate_message
+from emulator.limits import IS_COMPONENTS_V2, validate_message
 
 QUICK = settings(
     max_examples=120,
@@ -102,6 +103,9 @@ def table_with(names: list[str], game: str, status: str, seed: int) -> Table:
 
 
 def payload(parts: MessageParts) -> dict[str, Any]:
+    """What the bot sends: a Components V2 layout (issue 30) carries its words itself."""
+    if isinstance(parts.view, Layout):
+        return {"flags": IS_COMPONENTS_V2, "components": parts.view.to_components()}
     out: dict[str, Any] = {"content": parts.content}
     if parts.embed is not None:
         out["embeds"] = [parts.embed.to_dict()]
@@ -112,11 +116,13 @@ def payload(parts: MessageParts) -> dict[str, Any]:
 
 def check(parts: MessageParts, where: str) -> None:
     body = payload(parts)
-    errors = validate_message(body, allowed_flags=1 << 6)
+    errors = validate_message(body, allowed_flags=(1 << 6) | IS_COMPONENTS_V2)
     assert not errors, (where, errors.flat)
     text = repr(body)
+    layout_words = parts.view.text if isinstance(parts.view, Layout) else ""
     for raw in (
-        body["content"] or "",
+        body.get("content") or "",
+        layout_words,
         *(e.get("description") or "" for e in body.get("embeds", [])),
     ):
         assert "@everyone" not in raw and "@here" not in raw, (where, raw)

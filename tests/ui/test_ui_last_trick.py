@@ -39,7 +39,7 @@ async def act(service: TableService, table: Table, choose: Callable[[list[str]],
 
 
 def field_names(table: Table) -> list[str]:
-    parts = render.table_message(table, None)
+    parts = render.table_message(table, None, picture=False)  # the complete text
     assert parts.embed is not None
     return [str(f.name) for f in parts.embed.fields]
 

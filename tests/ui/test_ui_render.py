@@ -126,7 +126,8 @@ async def test_lobby_message_buttons() -> None:
         ("Turn timer: 5 min", "300"),
     ]
     assert [o.label for o in timer.options if o.default] == ["Turn timer: 2 min"]
-    timer_row = next(r for r in parts.view.to_components() if r["components"][0]["type"] == 3)
+    rows = parts.view.to_components()  # the lobby keeps its embed and buttons (issue 30)
+    timer_row = next(r for r in rows if r["components"][0]["type"] == 3)
     assert len(timer_row["components"]) == 1  # a select fills its row (Discord's rule)
     assert by_id["tb:7:set:ping_after"].label == "Ping after: 15 s idle"
     assert by_id["tb:7:set:pings"].label == "Turn pings: on"

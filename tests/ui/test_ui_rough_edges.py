@@ -117,7 +117,8 @@ def test_item11_the_truco_hand_names_the_manilhas_and_those_it_holds() -> None:
     game = table.game
     for seat in range(4):
         content = render.hand_message(table, seat).content
-        assert t("hand.manilhas") in content
+        assert render.manilhas_line(None) in content  # named with their cards (issue 30)
+        assert "4♣" in render.manilhas_line(None)
         held = [c for c in ("4C", "7H", "AS", "7D") if c in game.view(seat)["hand"]]
         if held:
             assert t("hand.top_cards.mine", None, cards=cards_text(held)) in content

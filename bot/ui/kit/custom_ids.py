@@ -65,6 +65,7 @@ TABLE_VERBS = frozenset(
         "stay",
         "deal",  # fair deals (bot/ui/fair/deals.py)
         "cut",
+        "log",  # the compact table message's "Log & rules" (issue 30)
     }
 )
 TABLE_BUTTON_ID = re.compile(

@@ -11,15 +11,22 @@ import discord
 from bot.pictures.scene import SeatScene
 from bot.ui.kit.components import Buttons
 from bot.ui.kit.discord_internals import is_stored_view
+from bot.ui.kit.layout import Layout
 
 COLOURS = {"euchre": discord.Colour.dark_green(), "truco": discord.Colour.dark_red()}
 
 
 @dataclass
 class MessageParts:
+    """A message: its words (`content`, `embed`) and its `view`. With a Layout view (the table
+    and hand messages, Components V2) the words are the layout's text displays, sent inside
+    it: `content` and `embed` stay here for readers of the parts, and are not sent."""
+
     content: str
     embed: discord.Embed | None
-    view: Buttons | discord.ui.View | None  # a View only for the leaderboard's messages
+    # A Layout (Components V2) for the table and hand messages; a View only for the
+    # leaderboard's messages.
+    view: Buttons | Layout | discord.ui.View | None
     # The table version a hand message was drawn for (live hands compare it); None otherwise.
     version: int | None = None
     # The message's attachments (its picture); None leaves attachments alone on an edit.
@@ -31,10 +38,12 @@ class MessageParts:
     picture: tuple[Any, ...] | None = None
 
     def kwargs(self) -> dict[str, Any]:
-        """For send / edit calls: None values clear the embed or the buttons on an edit."""
+        """For send / edit calls: None values clear the embed or the buttons on an edit. A
+        Layout carries the words itself (Components V2 allows no content or embed beside it)."""
+        layout = isinstance(self.view, Layout)
         out: dict[str, Any] = {
-            "content": self.content,
-            "embed": self.embed,
+            "content": None if layout else self.content,
+            "embed": None if layout else self.embed,
             "view": self.view,
         }
         if self.files is not None:
@@ -45,11 +54,12 @@ class MessageParts:
 def send_kwargs(parts: MessageParts) -> dict[str, Any]:
     """For a new message: absent parts are left out instead of cleared. It notifies nobody:
     the turn line's mention is for reading; the turn ping is the one message that notifies."""
+    layout = isinstance(parts.view, Layout)  # Components V2: the words are in the layout
     out: dict[str, Any] = {
-        "content": parts.content or None,
+        "content": None if layout else parts.content or None,
         "allowed_mentions": discord.AllowedMentions.none(),
     }
-    if parts.embed is not None:
+    if parts.embed is not None and not layout:
         out["embed"] = parts.embed
     if parts.view is not None:
         out["view"] = parts.view

@@ -49,6 +49,7 @@ from bot.tables.table import CHANGE_PING
 from bot.texts import t
 from bot.ui.kit import rest
 from bot.ui.kit.card_emojis import CardEmojis
+from bot.ui.kit.layout import CONTAINER, TEXT_DISPLAY, flat
 from bot.ui.kit.message_parts import MessageParts, detach
 from bot.ui.table import render
 from bot.ui.table.seat_picture import UNKNOWN, SeatPictures, Shown
@@ -88,8 +89,10 @@ def fingerprint(parts: MessageParts) -> int:
     it cannot be clicked, so a new version of it changes nothing for the reader."""
     items: list[tuple[Any, ...]] = []
     rows = parts.view.to_components() if parts.view is not None else []
-    for row in rows:
-        for item in row.get("components") or ():
+    for item in flat(rows):
+        if item.get("type") == TEXT_DISPLAY:  # a layout's text (issue 30)
+            items.append((item.get("content"),))
+        elif item.get("type") not in (1, CONTAINER):
             disabled = bool(item.get("disabled"))
             custom_id = None if disabled else item.get("custom_id")
             items.append((custom_id, item.get("label"), item.get("style"), disabled))

@@ -23,7 +23,10 @@ from bot.texts import n, t
 from bot.ui.fair import deals as fair_deal
 from bot.ui.kit.components import Buttons
 from bot.ui.kit.custom_ids import ended_game_at, game_action_id, table_button_id
+from bot.ui.kit.layout import Layout, from_legacy
 from bot.ui.kit.message_parts import COLOURS, MessageParts
+from bot.ui.table import compact
+from bot.ui.table.seat_picture import URL as SEAT_PICTURE_URL
 from bot.ui.table.signals import add_signal_buttons, signal_lines
 from bot.ui.table.table_picture import URL as PICTURE_URL
 from bot.ui.table.table_picture import wants_picture
@@ -55,16 +58,33 @@ def table_message(
     when the table's setting asks for it."""
     if table.closed:
         return closed_message(table, locale)
-    if table.status == "lobby" or table.game is None:
-        parts = lobby_message(table, locale)
-    elif table.game.is_over:
-        parts = result_message(table, locale)
-    else:
-        parts = game_message(table, locale)
     if picture is None:
         picture = wants_picture(table)
-    if parts.embed is not None and picture:
-        parts.embed.set_image(url=PICTURE_URL)
+    if table.status == "lobby" or table.game is None:
+        # The lobby, the message's first versions, stays an embed: a message takes the
+        # Components V2 flag with the game's first version (an edit may add it, never remove
+        # it), and keeps it to the end.
+        parts = lobby_message(table, locale)
+        if parts.embed is not None and picture:
+            parts.embed.set_image(url=PICTURE_URL)
+        return parts
+    if table.game.is_over:
+        parts = result_message(table, locale)
+    elif picture:
+        parts = compact_game_message(table, locale)
+    else:  # no picture: the complete text, for screen readers
+        parts = game_message(table, locale)
+    return as_layout(parts, PICTURE_URL if picture else None)
+
+
+def as_layout(parts: MessageParts, picture: str | None = None) -> MessageParts:
+    """The message as a Components V2 Layout (issue 30 item 1): a table message's flag can
+    never be removed, so its result and closed versions are layouts too, word for word."""
+    if isinstance(parts.view, Layout):
+        parts.view.picture = picture
+        return parts
+    assert parts.view is None or isinstance(parts.view, Buttons)
+    parts.view = from_legacy(parts.content, parts.embed, parts.view, picture=picture)
     return parts
 
 
@@ -371,7 +391,8 @@ def _truco_fields(
                 run_value=ask["run_value"],
             )
         )
-    if view.get("hand_of_ten") is not None:
+    if view.get("hand_of_ten") is not None and view.get("phase") == "hand_of_ten":
+        # Only while they decide (issue 30 item 6).
         lines.append(t("table.hand_of_ten", locale, team=team_name(view["hand_of_ten"], locale)))
     if view.get("iron_hand"):
         lines.append(t("table.iron_hand", locale))
@@ -490,6 +511,81 @@ def game_message(table: Table, locale: str | None = None) -> MessageParts:
         )
     buttons.add(table_button_id(table.id, "leave"), label=t("table.button.leave", locale))
     return MessageParts(content=content, embed=embed, view=buttons)
+
+
+def game_buttons(table: Table, locale: str | None) -> Buttons:
+    buttons = Buttons()
+    buttons.add(
+        table_button_id(table.id, "hand"), label=t("table.button.hand", locale), style=Style.primary
+    )
+    fair_deal.add_buttons(buttons, table, locale)
+    if any(s is not None and s.covered for s in table.seats):
+        buttons.add(
+            table_button_id(table.id, "back"),
+            label=t("table.button.back", locale),
+            style=Style.success,
+        )
+    buttons.add(table_button_id(table.id, "log"), label=t("table.button.log", locale))
+    buttons.add(table_button_id(table.id, "leave"), label=t("table.button.leave", locale))
+    return buttons
+
+
+def compact_game_message(table: Table, locale: str | None = None) -> MessageParts:
+    """The table message beside its picture (issue 30 item 1): at most six short lines."""
+    game = table.game
+    assert game is not None
+    view = game.view(None)
+
+    def name_of(seat: int) -> str:
+        return seat_name(table, seat, locale)
+
+    notice = _notice(table, locale).strip()
+    turn = turn_line(table, view, locale)
+    ended = compact.hand_end_line(table, name_of, locale)
+    # Who a bot plays for (their "I'm back" is a button below) or who left: said with the time
+    # left, on one line.
+    marks = [
+        t(
+            "table.mark.away" if player.away else "table.mark.covered",
+            locale,
+            player=f"<@{player.user_id}>",
+        )
+        for seat in range(4)
+        if (player := table.player_at(seat)).covered
+    ]
+    marks += [
+        t("table.mark.left", locale, player=f"<@{player.left_user_id}>")
+        for seat in range(4)
+        if (player := table.player_at(seat)).left_user_id is not None
+    ]
+    lines = [
+        " ".join(p for p in (notice, turn) if p),
+        " · ".join(p for p in (deadline_line(table, locale).strip(), *marks) if p),
+        ended or compact.last_action(table, name_of, locale),
+        compact.state_line(table, view, name_of, locale),
+        compact.score_line(table, view, locale),
+        compact.small_line(table, locale),
+    ]
+    layout = Layout(
+        compact.at_most(lines, compact.TABLE_LINES),
+        game_buttons(table, locale),
+        accent=compact.accent(view),
+    )
+    return MessageParts(content=layout.text, embed=None, view=layout)
+
+
+def log_answer(table: Table, locale: str | None) -> str:
+    """ "📜 Log & rules", privately: the latest moves, the rules in force, the fair deal's full
+    commitments and reveals (what the compact table message leaves out)."""
+    lines = [f"**{t('table.field.log', locale)}**", *log_lines(table, locale, limit=LOG_ANSWER)]
+    lines += [f"**{t('lobby.options', locale)}**", options_summary(table, locale)]
+    fair = fair_deal.table_lines(table, locale)
+    if fair:
+        lines += [f"**{t('fair.field', locale)}**", *fair]
+    return "\n".join(lines)[:2000]
+
+
+LOG_ANSWER = 15
 
 
 def ping_key(table: Table) -> tuple[Any, ...] | None:
@@ -629,7 +725,9 @@ def closed_message(table: Table, locale: str | None = None) -> MessageParts:
         colour=discord.Colour.light_grey(),
     )
     embed.set_footer(text=t("table.footer", locale, table=table.id))
-    return MessageParts(content="", embed=embed, view=None)
+    parts = MessageParts(content="", embed=embed, view=None)
+    # A lobby never played keeps its embed; a message that showed a game is a layout for good.
+    return parts if table.game is None else as_layout(parts)
 
 
 HAND_START = "hand_dealt"
@@ -658,7 +756,8 @@ def last_trick_hand(events: Sequence[Any]) -> str | None:
 def moved_message(table: Table, locale: str | None = None) -> MessageParts:
     """What an old table message says after `/table show` reposted the table."""
     url = jump_url(table) or ""
-    return MessageParts(content=t("table.moved", locale, url=url), embed=None, view=None, files=[])
+    layout = Layout([t("table.moved", locale, url=url)])
+    return MessageParts(content=layout.text, embed=None, view=layout, files=[])
 
 
 # --- the private hand message -----------------------------------------------------------------
@@ -706,7 +805,13 @@ def _action_style(action: str) -> discord.ButtonStyle:
 
 def hand_prompt(table: Table, view: dict[str, Any], locale: str | None) -> str:
     if view["is_over"]:
-        return t("hand.over", locale)
+        winner = view.get("winner")
+        if winner is None:
+            return t("hand.over", locale)
+        players = t("table.and", locale).join(
+            seat_name(table, s, locale) for s in range(4) if team_of(s) == winner
+        )  # issue 30 item 6: after the game the hand says who won
+        return t("result.content", locale, team=team_name(winner, locale), players=players)
     if view["phase"] == "cut":
         return t(f"hand.prompt.{table.game_name}.cut", locale)
     if view["legal_actions"]:
@@ -727,9 +832,17 @@ TRUCO_MANILHAS = ("4C", "7H", "AS", "7D")
 SAME_COLOUR = {"H": "D", "D": "H", "S": "C", "C": "S"}
 
 
+def manilhas_line(locale: str | None) -> str:
+    """Truco's manilhas named with their cards, in every language (issue 30 item 6): fixed
+    cards, the same for everyone, so the line says nothing of anyone's hand."""
+    names = ("zap", "copas", "espadilha", "ouros")
+    cards = {name: card_text(card) for name, card in zip(names, TRUCO_MANILHAS, strict=True)}
+    return t("hand.manilhas", locale, **cards)
+
+
 def _top_cards_line(table: Table, view: dict[str, Any], locale: str | None) -> list[str]:
     if table.game_name == "truco":
-        line = t("hand.manilhas", locale)
+        line = manilhas_line(locale)
         top: tuple[str, ...] = TRUCO_MANILHAS
     else:
         trump = view.get("trump")
@@ -779,7 +892,9 @@ def hand_message(
     )
     lines.extend(_top_cards_line(table, view, locale))
     if table.game_name == "euchre":
-        if view["trump"] is not None:
+        if view["trump"] is not None and view["maker"] == seat:  # yours (issue 30 item 6)
+            lines.append(t("hand.trump_made.you", locale, suit=suit_text(view["trump"])))
+        elif view["trump"] is not None:
             lines.append(
                 t(
                     "table.trump_made",
@@ -821,12 +936,15 @@ def hand_message(
     if view["trick"]:
         lines.append(t("hand.trick", locale, cards=cards_line(view["trick"], name_of)))
     lines.append(t("table.scores", locale, team0=view["scores"][0], team1=view["scores"][1]))
-    lines.append(hand_prompt(table, view, locale))
+    lines.append(hand_prompt(table, view, locale) + hand_deadline(table, view))
     if alone.may_toggle(table, seat):
         on = alone.intends(table, seat)
         lines.append(t("hand.alone_intent.on" if on else "hand.alone_intent.off", locale))
     if note:
         lines.append(f"*{note}*")
+    picture = wants_picture(table)
+    if picture:  # beside the seat picture: at most four lines (issue 30 item 1)
+        lines = _compact_hand_lines(table, view, seat, locale, note)
 
     buttons = Buttons()
     card_actions: dict[str, str] = {}
@@ -891,4 +1009,46 @@ def hand_message(
             style=Style.success if on else Style.secondary,
             row=4,
         )
-    return MessageParts(content="\n".join(lines), embed=None, view=buttons, version=version)
+    layout = Layout(
+        lines,
+        buttons,
+        picture=SEAT_PICTURE_URL if picture else None,
+        accent=compact.accent(view),
+    )
+    return MessageParts(content=layout.text, embed=None, view=layout, version=version)
+
+
+def hand_deadline(table: Table, view: dict[str, Any]) -> str:
+    """The time left to act, as Discord's relative timestamp (the reader's client counts it
+    down, issue 30 item 4), for a player whose turn it is; "" otherwise."""
+    deadline = table.record.turn_deadline
+    if deadline is None or view["seat"] not in view["to_act"] or view["is_over"]:
+        return ""
+    if view["seat"] not in table.humans_to_act():
+        return ""
+    return f" ⏳ {relative_time(deadline)}"
+
+
+def _compact_hand_lines(
+    table: Table, view: dict[str, Any], seat: int, locale: str | None, note: str | None
+) -> list[str]:
+    """The hand message's lines beside its picture: what to do, how the last hand ended (between
+    two hands), the hand's state and the score. Explanations (going alone, the manilhas) come in
+    the game's first hand only: the buttons say the rest."""
+
+    def name_of(s: int) -> str:
+        return seat_name(table, s, locale)
+
+    lines = [
+        f"*{note}*" if note else "",
+        hand_prompt(table, view, locale) + hand_deadline(table, view),
+        compact.hand_end_line(table, name_of, locale) or "",
+        compact.state_line(table, view, name_of, locale, seat=seat),
+        compact.score_line(table, view, locale),
+    ]
+    if view["hand_number"] == 0 and not view["is_over"]:
+        lines += _top_cards_line(table, view, locale)
+        if alone.may_toggle(table, seat):
+            on = alone.intends(table, seat)
+            lines.append(t("hand.alone_intent.on" if on else "hand.alone_intent.off", locale))
+    return compact.at_most(lines, compact.HAND_LINES)

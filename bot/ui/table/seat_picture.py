@@ -30,6 +30,7 @@ from bot.pictures.render_pool import render_seat_png
 from bot.pictures.scene import SeatScene, seat_scene_of
 from bot.tables.service import Table
 from bot.texts import t
+from bot.ui.kit.layout import Layout
 from bot.ui.table.table_picture import wants_picture
 
 if TYPE_CHECKING:
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 FILENAME = "seat.png"
+URL = f"attachment://{FILENAME}"
 # Seconds a hand update waits for its picture before the text goes alone (a picture takes
 # ~10 ms in the worker; this is for a worker that is starting or starved).
 PICTURE_WAIT = 2.5
@@ -139,6 +141,8 @@ class SeatPictures:
         else:
             parts.picture = None
             parts.files = None if shown is None else []  # never a stale picture
+        if parts.picture is None and isinstance(parts.view, Layout):
+            parts.view.picture = None  # the layout shows no picture it does not carry
 
 
 def _file(data: bytes, locale: str | None) -> discord.File:

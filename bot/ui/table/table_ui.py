@@ -303,6 +303,11 @@ class TableUI:
                     await self._show_hand(interaction, table_id, "refresh", locale)
                 return
             table = service.get(table_id)
+            if verb == "log":  # what the compact table message leaves out, privately
+                async with table.lock:
+                    text = render.log_answer(table, locale)
+                await say(interaction, text)
+                return
             if verb == "leave" and table.status == "playing":
                 # Issue 21 item 2: leaving a running game asks first (one more, private click).
                 await self._confirm_leave(interaction, table, locale)
@@ -354,7 +359,9 @@ class TableUI:
             elif not interaction.response.is_done():
                 await interaction.response.defer()
 
-        await self.guarded(interaction, table_id, work, writes=verb not in ("hand", "refresh"))
+        await self.guarded(
+            interaction, table_id, work, writes=verb not in ("hand", "refresh", "log")
+        )
 
     @staticmethod
     async def _confirm_leave(
@@ -530,28 +537,46 @@ class TableUI:
 
         async def work(locale: str) -> None:
             by = asyncio.get_running_loop().time() + self.ack_deadline
-            table = await self.in_time(interaction, create(), ephemeral_thinking=True, by=by)
-            await self._post_table_message(interaction, table, locale, by)
+            # Issue 30 item 6: a slow start still answers with the table itself, so a late
+            # acknowledgement is a public "thinking" that the table message then replaces.
+            table = await self.in_time(interaction, create(), by=by)
+            await self._post_table_message(interaction, table, locale, by, public=True)
 
         await self.guarded(interaction, None, work)
 
     async def _post_table_message(
-        self, interaction: discord.Interaction[Any], table: Table, locale: str, by: float
+        self,
+        interaction: discord.Interaction[Any],
+        table: Table,
+        locale: str,
+        by: float,
+        *,
+        public: bool = False,
     ) -> None:
         """Answer the command with the public table message and remember its id. If the
-        command had to be deferred (privately) - its work, or drawing the picture, took too
-        long - the table is posted in the channel and the private answer says where."""
+        command had to be deferred - its work, or drawing the picture, took too long - a
+        `public` answer (a new table) replaces its public "thinking" with the table; otherwise
+        (a private "thinking", /table show) the table is posted in the channel and the private
+        answer says where."""
         received = self.public.pens.clock()  # near enough: the command came just now
         drawing = self.public.draw(table)
-        key, parts = await self.in_time(interaction, drawing, ephemeral_thinking=True, by=by)
+        key, parts = await self.in_time(interaction, drawing, ephemeral_thinking=not public, by=by)
         deferred = interaction.response.is_done()
+        # `public`: a late answer was a public "thinking": the table replaces it, through the
+        # command's token like any answer (and that token edits it afterwards).
+        replaces_thinking = public and deferred
         try:
-            if deferred:
+            if replaces_thinking:
+                kwargs = send_kwargs(parts)
+                kwargs["attachments"] = kwargs.pop("files", [])
+                message_id: int | None = (await interaction.edit_original_response(**kwargs)).id
+                deferred = False
+            elif deferred:
                 channel = self.client.get_partial_messageable(
                     table.channel_id, guild_id=table.guild_id
                 )
                 await self.budget.take(Priority.WATCHED)
-                message_id: int | None = (await channel.send(**send_kwargs(parts))).id
+                message_id = (await channel.send(**send_kwargs(parts))).id
             else:
                 response = await interaction.response.send_message(**send_kwargs(parts))
                 message_id = response.message_id

@@ -1,0 +1,111 @@
+"""Issue 30 item 6: details found in play, on the renderer and the pictures (the e2e runs in
+tests/e2e/test_e2e_game_feel.py and test_e2e_play_games.py show the messages themselves)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.pictures import samples, seat, table
+from bot.pictures.scene import scene_of, seat_scene_of
+from bot.texts import catalog_names, t
+from bot.ui.table import render
+from bot.ui.words.cards import card_text
+
+
+def spy_texts(monkeypatch: pytest.MonkeyPatch, module: Any) -> list[tuple[str, dict[str, Any]]]:
+    """Every catalog text a picture module asks for, with its values."""
+    calls: list[tuple[str, dict[str, Any]]] = []
+    real = module.t
+
+    def recording(key: str, locale: str | None = None, **values: Any) -> str:
+        calls.append((key, values))
+        return str(real(key, locale, **values))
+
+    monkeypatch.setattr(module, "t", recording)
+    return calls
+
+
+@pytest.mark.parametrize("game", ["euchre", "truco"])
+def test_the_pictures_say_the_winners_score_first_as_the_text(
+    game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    over = samples.stages(game)["game_end"]
+    assert over.game is not None
+    winner = over.game.view(None)["winner"]
+    scores = over.game.view(None)["scores"]
+    for module, draw in (
+        (table, lambda: table.table_png(scene_of(over))),
+        (seat, lambda: seat.seat_png(seat_scene_of(over, 0) or pytest.fail("no scene"))),
+    ):
+        calls = spy_texts(monkeypatch, module)
+        draw()
+        (values,) = [v for key, v in calls if key == "picture.winner"]
+        assert (values["a"], values["b"]) == (scores[winner], scores[1 - winner])
+
+
+@pytest.mark.parametrize("locale", [None, *catalog_names()])
+def test_the_manilhas_are_named_with_their_cards_in_every_language(locale: str | None) -> None:
+    line = render.manilhas_line(locale)
+    for card in render.TRUCO_MANILHAS:
+        assert card_text(card) in line
+
+
+def test_mao_de_dez_decides_is_shown_only_while_they_decide(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    deciding = samples.played_table(
+        "truco", 2, lambda v: v["hand_of_ten"] is not None and v["phase"] == "hand_of_ten"
+    )
+    team = deciding.game.view(None)["hand_of_ten"]  # type: ignore[union-attr]
+    decides = t("table.hand_of_ten", None, team=t("table.team", None, number=team + 1))
+    assert decides in render.table_message(deciding, picture=True).content
+    decided = samples.played_table(
+        "truco", 2, lambda v: v["hand_of_ten"] is not None and v["phase"] == "play"
+    )
+    for picture in (True, False):
+        assert decides not in render.table_message(decided, picture=picture).content
+    calls = spy_texts(monkeypatch, table)
+    table.table_png(scene_of(decided))
+    assert "picture.hand_of_ten" not in [key for key, _ in calls]
+
+
+def test_your_own_bid_reads_as_yours(monkeypatch: pytest.MonkeyPatch) -> None:
+    trick = samples.stages("euchre")["trick"]
+    view = trick.game.view(None)  # type: ignore[union-attr]
+    maker = view["maker"]
+    for picture in (True, False):
+        trick.record.settings["pictures"] = picture
+        mine = render.hand_message(trick, maker, None).content
+        assert "made by you" in mine
+        other = (maker + 1) % 4
+        assert "made by you" not in render.hand_message(trick, other, None).content
+    calls = spy_texts(monkeypatch, seat)
+    seat.seat_png(seat_scene_of(trick, maker) or pytest.fail("no scene"))
+    assert "picture.maker.you" in [key for key, _ in calls]
+
+
+def test_truco_pictures_say_last_round(monkeypatch: pytest.MonkeyPatch) -> None:
+    truco = samples.stages("truco")["trick"]
+    calls = spy_texts(monkeypatch, seat)
+    for s in range(4):
+        scene = seat_scene_of(truco, s)
+        if scene is not None and scene.view["last_trick"]:
+            seat.seat_png(scene)
+    keys = [key for key, _ in calls]
+    assert "picture.last_round" in keys and "picture.last_trick" not in keys
+
+
+@pytest.mark.parametrize("game", ["euchre", "truco"])
+def test_after_the_game_the_hand_message_says_who_won(game: str) -> None:
+    over = samples.stages(game)["game_end"]
+    winner = over.game.view(None)["winner"]  # type: ignore[union-attr]
+    for s in range(4):
+        text = render.hand_message(over, s, None).content
+        assert t("table.team", None, number=winner + 1) in text.splitlines()[0]
+        assert t("hand.over", None) not in text
+
+
+def test_the_table_pictures_labels_are_22_px_at_800_px_wide() -> None:
+    assert table.LABEL * 800 / table.WIDTH >= 22
