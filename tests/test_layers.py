@@ -246,3 +246,13 @@ def test_the_cycle_finder_skips_only_type_checking_blocks(tmp_path: Path) -> Non
     graph = import_graph(tmp_path, "pkg", skip_type_checking=True)
     assert graph["pkg.a"] == set() and graph["pkg.b"] == {"pkg.a"}
     assert cycles(import_graph(tmp_path, "pkg")) == [["pkg.a", "pkg.b"]]
+
+
+def test_no_module_of_the_ui_is_much_over_400_lines() -> None:
+    # Issue 29: modules small enough to read in one sitting ("about 400"); bot/tables has the
+    # same limit in tests/tables/test_tables_seams.py.
+    sizes = {
+        str(path.relative_to(ROOT)): len(path.read_text(encoding="utf-8").splitlines())
+        for path in python_files("bot/ui")
+    }
+    assert sizes and {name: n for name, n in sizes.items() if n > 430} == {}

@@ -27,9 +27,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections import deque
 from collections.abc import Callable, Coroutine
-from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -42,6 +40,7 @@ from bot.ui.kit.message_parts import MessageParts, detach, send_kwargs
 from bot.ui.table import render
 from bot.ui.table.table_pens import TablePens
 from bot.ui.table.table_picture import TablePictures, wants_picture
+from bot.ui.table.turn_pings import NO_PING_YET, ChannelQueue, TurnPings
 
 log = logging.getLogger(__name__)
 
@@ -71,17 +70,7 @@ def shown_key(table: Table) -> ShownKey:
     )
 
 
-_UNKNOWN = object()  # no ping sent since start-up: whatever the table wants is sent
-
-
-@dataclass
-class _Channel:
-    pending: dict[int, Table] = field(default_factory=dict)
-    sent: deque[float] = field(default_factory=deque)
-    task: asyncio.Task[None] | None = None
-
-
-class PublicMessages:
+class PublicMessages(TurnPings):
     def __init__(
         self,
         client: discord.Client,
@@ -107,7 +96,7 @@ class PublicMessages:
         self.max_edits = max_edits
         self.per_seconds = per_seconds
         self._clock = clock
-        self._channels: dict[int, _Channel] = {}
+        self._channels: dict[int, ChannelQueue] = {}
         self._shown: dict[int, ShownKey] = {}
         self._pinged: dict[int, Any] = {}  # table id -> the ping_key its ping shows
         self._attempts: dict[int, int] = {}
@@ -130,7 +119,7 @@ class PublicMessages:
     def schedule(self, table: Table) -> None:
         if self._closed:
             return  # shutting down: the restart shows every table again
-        channel = self._channels.setdefault(table.channel_id, _Channel())
+        channel = self._channels.setdefault(table.channel_id, ChannelQueue())
         channel.pending[table.id] = table
         if channel.task is None or channel.task.done():
             channel.task = asyncio.create_task(
@@ -198,7 +187,7 @@ class PublicMessages:
 
     # --- the worker -----------------------------------------------------------------------------
 
-    async def _drain(self, channel_id: int, channel: _Channel) -> None:
+    async def _drain(self, channel_id: int, channel: ChannelQueue) -> None:
         while channel.pending:
             await self._wait_for_slot(channel)
             table_id = next(iter(channel.pending))
@@ -216,91 +205,13 @@ class PublicMessages:
                     # Counted from the answer: Discord's window opened when the request
                     # arrived, before this, so pacing from here never runs ahead of it.
                     channel.sent.append(self._clock())
-            if table.id in self._pinging or self._pinged.get(table.id, _UNKNOWN) != (
+            if table.id in self._pinging or self._pinged.get(table.id, NO_PING_YET) != (
                 render.ping_key(table)
             ):
                 self._schedule_ping(table, channel)
         # The channel's entry stays: its recent edit times pace the next burst.
 
-    def _schedule_ping(self, table: Table, channel: _Channel) -> None:
-        """Sync the table's ping in a task of its own: a ping's requests wait on the global
-        budget (its delete at the lowest priority), and the channel's table edits, which go
-        through tokens and need none, must not wait behind them."""
-        if self._closed:
-            return
-        if table.id in self._pinging:
-            self._ping_again.add(table.id)  # the running sync looks once more when done
-            return
-        self._pinging[table.id] = self._spawn(self._ping_worker(table, channel))
-
-    async def _ping_worker(self, table: Table, channel: _Channel) -> None:
-        try:
-            while True:
-                self._ping_again.discard(table.id)
-                try:
-                    await self._sync_ping(table, channel)
-                except asyncio.CancelledError:
-                    raise
-                except Exception:
-                    log.exception("turn ping of table %s failed", table.id)
-                if table.id not in self._ping_again:
-                    return
-        finally:
-            self._pinging.pop(table.id, None)
-
-    async def _sync_ping(self, table: Table, channel: _Channel) -> None:
-        """Make the channel show the ping the table wants now: delete the previous one, then
-        send the new one (so there is never more than one)."""
-        async with table.lock:
-            wanted = render.ping_key(table)
-            ping = render.ping_message(table, self.locale_of(table)) if wanted is not None else None
-        if self._pinged.get(table.id, _UNKNOWN) == wanted:
-            return
-        old = table.record.ping_message_id
-        if old is not None:
-            # "No ping" is stored before the delete: a crash between the two then leaves a
-            # ping in the channel rather than an id the restart would delete again (a 404).
-            with contextlib.suppress(TableError):
-                await self._service.set_ping(table.id, None)
-            await self._wait_for_slot(channel)
-            await self.budget.take(Priority.REST)
-            messages = self._client.get_partial_messageable(table.channel_id)
-            try:
-                await messages.get_partial_message(old).delete()
-            except discord.NotFound:
-                pass
-            except discord.HTTPException as error:
-                log.info("could not delete ping %s of table %s: %s", old, table.id, error)
-            finally:
-                channel.sent.append(self._clock())
-        new_id = None
-        if ping is not None:
-            content, user_ids = ping
-            await self._wait_for_slot(channel)
-            await self.budget.take(Priority.PING)
-            try:
-                new_id = await rest.send_channel_message(
-                    self._client,
-                    table.channel_id,
-                    content,
-                    discord.AllowedMentions(
-                        everyone=False,
-                        roles=False,
-                        replied_user=False,
-                        users=[discord.Object(u) for u in user_ids],
-                    ),
-                )
-            finally:
-                channel.sent.append(self._clock())
-        if table.closed:
-            self._pinged.pop(table.id, None)
-        else:
-            self._pinged[table.id] = wanted
-        if new_id is not None:
-            with contextlib.suppress(TableError):  # closed meanwhile: nothing to remember
-                await self._service.set_ping(table.id, new_id)
-
-    async def _wait_for_slot(self, channel: _Channel) -> None:
+    async def _wait_for_slot(self, channel: ChannelQueue) -> None:
         while True:
             now = self._clock()
             while channel.sent and now - channel.sent[0] >= self.per_seconds:
