@@ -134,8 +134,10 @@ async def test_E14_order_up_alone_survives_a_restart_before_the_question(
         person = driver.person_at(maker)
         hand = await click_action(driver, person, "order:alone")
         assert game.phase == "discard" and table.record.actions[-1] == (maker, "order")
-        said = t("hand.alone_intent.on", person.locale)  # a hand speaks its player's language
-        assert said in (hand.content or "")
+        # The hand's switch shows it (in the player's language); beside the picture the hand has
+        # no room for the explanation after the first lines (issue 30).
+        said = t("hand.button.alone_on", person.locale)
+        assert said in [b.label for b in hand.buttons]
         await driver.settle()
         saved = (table.version, game.to_json())
 
@@ -145,9 +147,9 @@ async def test_E14_order_up_alone_survives_a_restart_before_the_question(
         table = driver.table
         game = table.game
         assert game is not None and (table.version, game.to_json()) == saved
-        await driver.message.wait_until(lambda m: "restored" in m.content, timeout=10)
+        await driver.message.wait_until(lambda m: "restored" in m.text, timeout=10)
         again = await driver.person_at(maker).click(driver.message, HAND_BUTTON)
-        assert said in (again.content or "")  # the maker sees what they saw before
+        assert said in [b.label for b in again.buttons]  # the maker sees what they saw before
         await click_action(driver, driver.person_at(dealer), game.legal_actions(dealer)[0])
         assert game.phase == "play"
         assert game.view(None)["alone"] == [maker]

@@ -18,6 +18,7 @@ from bot.tables.tournament import Tournament
 from bot.texts import t
 from emulator import Channel, Emulator, EmulatorUsageError, Message
 from tests.support.play_driver import scale_rate_limits
+from tests.support.shown import text_of
 from tests.support.tournament_night import eleven_people, night_of, play_round, standings_posts
 from tests.support.world import World
 
@@ -26,13 +27,15 @@ RELATIVE_TIME = re.compile(r"<t:(\d+):R>")
 
 
 def embed_texts(channel: Channel) -> list[str]:
-    """Every version of every embed the bot showed in a channel: titles and descriptions."""
+    """Every version of every message the bot showed in a channel: its embeds' titles and
+    descriptions, its content, and its layout's words."""
     out = []
     for message in channel.messages:
         for version in message.versions:
             for embed in version.embeds:
                 out.append(f"{embed.get('title', '')}\n{embed.get('description', '')}")
             out.append(version.content)
+            out.append(text_of(version.components))  # a Components V2 layout's words (issue 30)
     return out
 
 
@@ -102,7 +105,7 @@ async def test_a_night_tells_each_player_where_to_sit_and_reads_as_played(
                 pinged[user_id] = pinged.get(user_id, 0) + 1
             texts = embed_texts(thread)
             # A round of two hands is titled as such, never by a target it does not play to.
-            assert any("Euchre — hand 1 of 2" in text for text in texts)
+            assert any("Euchre — hand 1 of 2" in text for text in texts), texts[:6]
             assert not any("first to" in text.split("\n")[0] for text in texts)
             # A tie reads as a tie (and not as a win); a decided table names its winner.
             ns, ew = state.results[(rnd, table)]

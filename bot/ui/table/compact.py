@@ -21,6 +21,7 @@ from bot.tables import pace
 from bot.tables.service import Table
 from bot.texts import t
 from bot.ui.fair import deals as fair_deal
+from bot.ui.words import round_words
 from bot.ui.words.cards import card_text, suit_text
 from bot.ui.words.events import event_sentence, team_name
 
@@ -172,10 +173,16 @@ def small_line(table: Table, locale: str | None) -> str:
     game = table.game
     if game is None or game.is_over:
         return ""
-    parts = [t("table.footer.hand", locale, table=table.id, hand=game.hand_number + 1)]
+    view = game.view(None)
+    hands = round_words.fixed_hands(view)
+    if hands:  # a tournament round of a few hands says which of them this is (issue 34)
+        title = round_words.table_title(t(f"game.{table.game_name}", locale), view, locale)
+        parts = [t("table.footer", locale, table=table.id), title]
+    else:
+        parts = [t("table.footer.hand", locale, table=table.id, hand=game.hand_number + 1)]
     lines = fair_deal.table_lines(table, locale)
-    if lines:
-        parts.append(lines[0])
+    if lines:  # already small text: one "-# " at the line's start, not two
+        parts.append(lines[0].removeprefix("-# "))
     return small(" · ".join(parts))
 
 
