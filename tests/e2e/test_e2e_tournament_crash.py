@@ -10,6 +10,7 @@ from pathlib import Path
 
 from bot.tables.rotation import progressive_schedule
 from bot.texts import t
+from bot.ui.tournament.standings import place_label
 from emulator import Emulator
 from emulator.rest_threads import ThreadChannel, active_threads
 from tests.support.crash import BotProcess, check_integrity, replay
@@ -74,7 +75,8 @@ async def test_a_night_survives_a_sigkill_in_the_middle_of_round_two(tmp_path: P
         assert len(posts) == 3  # one per round: none lost, none doubled by the restart
         assert posts[-1].startswith("**" + t("tournament.standings.final", None))
         leader = state.standings()[0]
-        assert f"`1.` **{leader.place.name}** — points: {leader.points}" in posts[-1]
+        # Named as the tables name it (a bot: "🤖 Bot 12", issue 34).
+        assert f"`1.` **{place_label(leader.place)}** — points: {leader.points}" in posts[-1]
         threads = active_threads(emu, guild.id)
         assert len(threads) == 9 and all(isinstance(c, ThreadChannel) for c in threads)
         assert sorted(state.threads.values()) == sorted(c.id for c in threads)

@@ -42,7 +42,13 @@ def replay(record: TableRecord) -> EngineGame:
 
 
 def game_buttons(message: Message) -> list[Any]:
-    return [b for b in message.buttons if b.custom_id and b.custom_id.startswith("t:")]
+    """The hand's game actions; truco's signal buttons aside (talk between partners, not moves:
+    tests/ui/test_ui_signals.py)."""
+    return [
+        b
+        for b in message.buttons
+        if b.custom_id and b.custom_id.startswith("t:") and ":signal:" not in b.custom_id
+    ]
 
 
 def hand_version(message: Message) -> int | None:
