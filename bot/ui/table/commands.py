@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any, TypeVar
+from typing import Any
 
 import discord
 
@@ -16,49 +15,24 @@ from bot.tables.errors import (
     NoSuchTable,
 )
 from bot.tables.records import HouseRules
-from bot.tables.service import Table, TableService
+from bot.tables.service import Table
 from bot.texts import t
 from bot.ui.kit.answer import locale_of, say
 from bot.ui.kit.budget import GlobalBudget, Priority
 from bot.ui.kit.message_parts import detach, send_kwargs
 from bot.ui.table import render
-from bot.ui.table.public import PublicMessages
+from bot.ui.table.answering import TableAnswering
 
 log = logging.getLogger(__name__)
-T = TypeVar("T")
 REQUIRED_PERMISSIONS = ("view_channel", "send_messages", "embed_links")
 
 
-class TableCommands:
-    """The commands of `TableUI` (it inherits them): what they use of it, declared for the
-    type checker."""
+class TableCommands(TableAnswering):
+    """The commands of `TableUI` (it inherits them); what else they use of it, declared."""
 
     client: discord.Client
-    service: TableService
-    public: PublicMessages
     budget: GlobalBudget
     house_rules: HouseRulesStore | None
-    ack_deadline: float
-
-    async def guarded(
-        self,
-        interaction: discord.Interaction[Any],
-        table_id: int | None,
-        work: Callable[[str], Awaitable[None]],
-        *,
-        writes: bool = True,
-    ) -> None:
-        raise NotImplementedError
-
-    async def in_time(
-        self,
-        interaction: discord.Interaction[Any],
-        work: Coroutine[Any, Any, T],
-        *,
-        ephemeral_thinking: bool = False,
-        by: float | None = None,
-    ) -> T:
-        raise NotImplementedError
 
     # --- commands -------------------------------------------------------------------------------
 

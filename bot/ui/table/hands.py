@@ -6,8 +6,7 @@ picture, and followed by the live hands (bot/ui/table/live_hands.py). A part of 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Coroutine
-from typing import Any, TypeVar
+from typing import Any
 
 import discord
 
@@ -16,14 +15,13 @@ from bot.tables.errors import (
     NotPlaying,
     NotSeated,
 )
-from bot.tables.service import Table, TableService
+from bot.tables.service import Table
 from bot.ui.kit.card_emojis import CardEmojis
 from bot.ui.kit.message_parts import MessageParts, detach, send_kwargs
 from bot.ui.table import render
+from bot.ui.table.answering import TableAnswering
 from bot.ui.table.live_hands import LiveHands
 from bot.ui.table.seat_picture import SeatPictures, Shown
-
-T = TypeVar("T")
 
 
 async def locked_hand(
@@ -44,28 +42,12 @@ async def locked_hand(
         return parts
 
 
-class HandAnswers:
-    """The hand answers of `TableUI`: what they use of it, declared for the type checker."""
+class HandAnswers(TableAnswering):
+    """The hand answers of `TableUI` (it inherits them); what else they use of it, declared."""
 
-    service: TableService
     card_emojis: CardEmojis
     seat_pictures: SeatPictures
     live_hands: LiveHands
-
-    async def in_time(
-        self,
-        interaction: discord.Interaction[Any],
-        work: Coroutine[Any, Any, T],
-        *,
-        ephemeral_thinking: bool = False,
-        by: float | None = None,
-    ) -> T:
-        raise NotImplementedError
-
-    async def update_message(
-        self, interaction: discord.Interaction[Any], parts: MessageParts
-    ) -> None:
-        raise NotImplementedError
 
     async def _show_hand(
         self, interaction: discord.Interaction[Any], table_id: int, verb: str, locale: str
