@@ -46,7 +46,7 @@ class Rules(commands.Cog):
             description=t("help.text", locale),
             colour=discord.Colour.dark_green(),
         )
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await show(interaction, MessageParts(content="", embed=embed, view=None), private=True)
 
     def _table_options(self, interaction: discord.Interaction, game: str) -> dict[str, Any] | None:
         """The options of this channel's table of `game`, if there is one."""

@@ -20,7 +20,8 @@ from bot.tables.tournament import (
     TournamentError,
 )
 from bot.texts import t
-from bot.ui.kit.answer import say
+from bot.ui.kit.answer import Answer, respond, say, show
+from bot.ui.kit.message_parts import MessageParts
 from bot.ui.kit.translator import command_text
 from bot.ui.tournament.standings import (
     created_text,
@@ -102,10 +103,7 @@ class TournamentCog(
         else:
             created = created_text(f"<@{interaction.user.id}>", rounds, hands, locale)
             tie_break = t("tournament.tie_break", locale)
-        await interaction.response.send_message(
-            created + "\n" + tie_break,
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
+        await show(interaction, MessageParts(created + "\n" + tie_break, None, None))
 
     @app_commands.command(name="join", description=command_text("tournament.cmd.join"))
     async def join(self, interaction: discord.Interaction) -> None:
@@ -138,22 +136,22 @@ class TournamentCog(
                 raise TournamentError("tournament.error.not_host")
             if before.status != "lobby":
                 raise TournamentError("tournament.error.started")
-            await interaction.response.defer(thinking=True)  # threads and tables take a while
-            state = await self.bot.tournaments.start(tournament_id, interaction.user.id)
         except TournamentError as error:
-            if interaction.response.is_done():
-                await interaction.followup.send(
-                    t(error.key, str(interaction.locale)), ephemeral=True
-                )
-            else:
-                await self._refused(interaction, error)
+            await self._refused(interaction, error)
             return
-        # The state after the start: the first round's threads are open by now.
-        _, state = self.bot.tournaments.get(tournament_id)
-        lines = [started_text(state, locale), *started_tables(state, locale)]
-        await interaction.followup.send(
-            "\n".join(lines)[:2000], allowed_mentions=discord.AllowedMentions.none()
-        )
+
+        async def work() -> Answer:
+            try:
+                await self.bot.tournaments.start(tournament_id, interaction.user.id)
+            except TournamentError as error:
+                return t(error.key, str(interaction.locale))
+            # The state after the start: the first round's threads are open by now.
+            _, state = self.bot.tournaments.get(tournament_id)
+            lines = [started_text(state, locale), *started_tables(state, locale)]
+            return MessageParts("\n".join(lines)[:2000], None, None)
+
+        # Threads and tables take a while: "thinking" at once, then the start message.
+        await respond(interaction, work(), deadline=0)
 
     @app_commands.command(name="status", description=command_text("tournament.cmd.status"))
     @app_commands.describe(id=command_text("tournament.cmd.id"))
@@ -179,11 +177,9 @@ class TournamentCog(
             await say(interaction, lobby_text(state, locale))
             return
         picture = standings_picture(state, locale)
-        await interaction.response.send_message(
-            standings_text(state, locale)[:2000],
-            file=discord.File(io.BytesIO(picture), filename="standings.png"),
-            ephemeral=True,
-        )
+        file = discord.File(io.BytesIO(picture), filename="standings.png")
+        text = standings_text(state, locale)[:2000]
+        await show(interaction, MessageParts(text, None, None, files=[file]), private=True)
 
     @app_commands.command(name="end", description=command_text("tournament.cmd.end"))
     async def end(self, interaction: discord.Interaction) -> None:
@@ -193,10 +189,8 @@ class TournamentCog(
         except TournamentError as error:
             await self._refused(interaction, error)
             return
-        await interaction.response.send_message(
-            t("tournament.ended", locale) + "\n" + standings_text(state, locale)[:1800],
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
+        ended = t("tournament.ended", locale) + "\n" + standings_text(state, locale)[:1800]
+        await show(interaction, MessageParts(ended, None, None))
 
 
 assert TIE_BREAK  # the rule the standings state (tournament.tie_break) is the model's
