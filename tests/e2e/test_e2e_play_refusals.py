@@ -6,6 +6,7 @@ from bot.client import CardTableBot
 from bot.texts import t
 from emulator import Emulator, Message
 from emulator.state import MESSAGE_COMPONENT
+from tests.support.fair_deals import cut_done
 from tests.support.play_driver import HAND_BUTTON, TableDriver, scale_rate_limits
 from tests.support.refusals import assert_refusal
 from tests.support.world import World, open_table
@@ -138,6 +139,8 @@ async def test_a_deleted_table_message_comes_back_at_the_next_move(
     driver, lobby = await open_full_table(world, running_bot)
     await driver.start(lobby, world.alice)
     table = driver.table
+    await cut_done(driver)  # hand 1 is dealt once the beacon's round has cut it (fair-v2)
+    await driver.service.wait_for_bots(table.id)  # the bot seat's moves, if it leads
     player = driver.person_at(table.game.to_act[0])
     hand = await player.click(driver.message, HAND_BUTTON)
     emulator.delete_message(driver.message)  # a moderator cleans the channel
