@@ -102,6 +102,9 @@ _SEAT_CARD = tuple(tuple({"seat": s, "card": code} for code in CODES) for s in r
 # log's (seat, "play:<card>") (the record holds the canonical string, equal to the one given),
 # _IN_TRICK[seat][card] a trick's (seat, card). Every game's logs point at the same few hundred.
 _PLAYED = tuple(tuple((s, action) for action in PLAY_ACTION) for s in range(4))
+# to_act while one seat acts: one shared list per seat (to_act is read-only to every reader,
+# and the engine replaces it, never changes it).
+_ACTS = ([0], [1], [2], [3])
 _PASSES = tuple((s, PASS) for s in range(4))
 _IN_TRICK = tuple(tuple((s, card) for card in range(len(CODES))) for s in range(4))
 # The events that carry nothing but their seat (and a constant), made once: events are read-only
@@ -468,7 +471,7 @@ class Game(GameRecord):
             self._best_power = prow[card]
             self._best_seat = seat
             nxt = self._turn = self._next[seat]
-            self.to_act = [nxt]
+            self.to_act = _ACTS[nxt]
             return []
         power = self._prow[card]
         if power > self._best_power:
@@ -476,7 +479,7 @@ class Game(GameRecord):
             self._best_seat = seat
         if count < self._n_active:
             nxt = self._turn = self._next[seat]
-            self.to_act = [nxt]
+            self.to_act = _ACTS[nxt]
             return []
         # The trick is complete (not the hand's last: _play_last_card ends that one).
         winner = self._best_seat
@@ -489,7 +492,7 @@ class Game(GameRecord):
         self._trick = []
         self._follow = 0
         self._turn = winner
-        self.to_act = [winner]
+        self.to_act = _ACTS[winner]
         event = Event(
             ev.TRICK_WON,
             winner,
@@ -602,7 +605,7 @@ class Game(GameRecord):
             self._phase = BIDDING1
             self._proposed = turned // 8
             self._turn = (self.dealer + 1) % 4
-        self.to_act = [self._turn]
+        self.to_act = _ACTS[self._turn]
 
     def _reset_hand(self, deal: tuple[list[int], list[int]]) -> None:
         """Every per-hand field, for a new deal (no cards at all while a hand waits for its
@@ -714,7 +717,7 @@ class Game(GameRecord):
             self.actions.append(_PASSES[seat])
             self._passes += 1
             nxt = self._turn = _NEXT_ALL[seat]
-            self.to_act = [nxt]
+            self.to_act = _ACTS[nxt]
             event = _PASSED[1][seat]
             self.events.append(event)
             return [event]
@@ -740,7 +743,7 @@ class Game(GameRecord):
             self._phase = BIDDING1
             self._turn = (self.dealer + 1) % 4
         # A hand thrown in under fair-v1 leaves the next one waiting for its cut: nobody acts.
-        self.to_act = [] if self._phase == CUT else [self._turn]
+        self.to_act = [] if self._phase == CUT else _ACTS[self._turn]
         self.events += evs
         return evs
 
