@@ -110,6 +110,8 @@ _IN_TRICK = tuple(tuple((s, card) for card in range(len(CODES))) for s in range(
 # The events that carry nothing but their seat (and a constant), made once: events are read-only
 # (every reader only reads them), so a shared one is equal to a fresh one in every way that counts.
 _PASSED = {r: tuple(Event(ev.PASSED, s, {"round": r}) for s in range(4)) for r in (1, 2)}
+# trick_won's and hand_scored's tricks [team 0, team 1]: one shared list per count (read-only).
+_TRICK_COUNTS = tuple(tuple([t0, t1] for t1 in range(6)) for t0 in range(6))
 _DISCARDED = tuple(Event(ev.DEALER_DISCARDED, s, {}) for s in range(4))
 _STAYED = tuple(Event(ev.STAYED, s, {}) for s in range(4))
 
@@ -500,7 +502,7 @@ class Game(GameRecord):
                 "number": number,
                 "leader": trick[0][0],
                 "cards": _trick_cards(trick),
-                "tricks": [tricks[0], tricks[1]],
+                "tricks": _TRICK_COUNTS[tricks[0]][tricks[1]],
             },
         )
         self.events.append(event)
@@ -951,7 +953,7 @@ class Game(GameRecord):
                     "number": number,
                     "leader": trick[0][0],
                     "cards": _trick_cards(trick),
-                    "tricks": [tricks[0], tricks[1]],
+                    "tricks": _TRICK_COUNTS[tricks[0]][tricks[1]],
                 },
             )
         ]
@@ -1001,7 +1003,7 @@ class Game(GameRecord):
                     "maker": self._maker,
                     "makers": makers,
                     "alone": list(self._alone),
-                    "tricks": list(self._tricks),
+                    "tricks": _TRICK_COUNTS[self._tricks[0]][self._tricks[1]],
                     "points": points,
                     "scoring_team": scoring,
                     "reason": reason,
