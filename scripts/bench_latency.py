@@ -128,7 +128,7 @@ except ImportError:  # an older commit's bot (--compare), before the UI's rooms 
     OLD_IDS = ".".join(("bot", "ui", "custom_ids"))
     parse_game_action = importlib.import_module(OLD_IDS).parse_game_action
 from emulator import Emulator, EmulatorUsageError, InteractionFailed, Message, SimulatedUser  # noqa: E402
-from emulator.state import Channel, Interaction, MessageVersion  # noqa: E402
+from emulator.state import Channel, Interaction, MessageVersion, iter_components  # noqa: E402
 
 T = TypeVar("T")
 P99_TARGET_MS = 100.0
@@ -629,12 +629,13 @@ class BenchTable:
         assert message is not None
         latest = message.versions[-1]
         self.version = shown_version(self.emu, latest) or 0
-        self.content = latest.content
-        self.over = any(
-            c.get("label") == "Play again"
-            for row in latest.components
-            for c in row.get("components") or []
+        # Components V2 (issue 30): the text, the mentions included, is in text displays, and
+        # buttons sit inside containers: read the whole tree, as the emulator's Message.text does.
+        parts = list(iter_components(latest.components))
+        self.content = "\n".join(
+            [latest.content, *(c.get("content") or "" for _, c in parts if c.get("type") == 10)]
         )
+        self.over = any(c.get("label") == "Play again" for _, c in parts)
         self._changed.set()
         self._changed = asyncio.Event()
 

@@ -183,15 +183,36 @@ def draw_cards(rng: Rng, deck: Sequence[T], count: int) -> tuple[list[T], list[T
     return drawn, pool
 
 
-# The deal of a hand, as `draw_cards(rng, deck, 21)` draws it, straight into hand masks.
-DealPlan = tuple[tuple[int, ...], tuple[tuple[tuple[int, ...], int, int], ...]]
+# The deal of a hand, as `draw_cards(rng, deck, 21)` draws it, straight into hand masks:
+# (the deck's card bits, per 64-bit draw: (its radices in groups, their product, rejection
+# limit)). A group is (radices, their product), the product under 2**30: its digits are then
+# read from a one-digit int (CPython's fast path) instead of the 64-bit value.
+DealPlan = tuple[
+    tuple[int, ...], tuple[tuple[tuple[tuple[tuple[int, ...], int], ...], int, int], ...]
+]
+
+_SMALL = 1 << 30
+
+
+def _groups(radices: Sequence[int]) -> tuple[tuple[tuple[int, ...], int], ...]:
+    out: list[tuple[tuple[int, ...], int]] = []
+    group: list[int] = []
+    prod = 1
+    for radix in radices:
+        if group and prod * radix >= _SMALL:
+            out.append((tuple(group), prod))
+            group, prod = [], 1
+        group.append(radix)
+        prod *= radix
+    if group:
+        out.append((tuple(group), prod))
+    return tuple(out)
 
 
 def deal_plan(deck: Sequence[int]) -> DealPlan:
-    """(the deck's card bits, per 64-bit draw: (its radices, their product, rejection limit))
-    for `deal_masks`; the same draws as `draw_cards(rng, deck, 21)`."""
+    """The plan `deal_masks` follows: the same draws as `draw_cards(rng, deck, 21)`."""
     chunks = tuple(
-        (tuple(range(first, stop, -1)), prod, limit)
+        (_groups(range(first, stop, -1)), prod, limit)
         for first, stop, prod, limit in _chunks(len(deck), 21)
     )
     return tuple(1 << c for c in deck), chunks
@@ -209,7 +230,7 @@ def deal_masks(state: int, plan: DealPlan, dealer: int) -> tuple[list[int], list
     d: list[int] = []
     append = d.append
     # Rng.next64 written out (a deal's hot spot: two or three draws, no method call).
-    for radices, prod, limit in chunks:
+    for groups, prod, limit in chunks:
         while True:
             state = (state + 0x9E3779B97F4A7C15) & MASK64
             z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
@@ -218,9 +239,13 @@ def deal_masks(state: int, plan: DealPlan, dealer: int) -> tuple[list[int], list
             if value < limit:
                 break
         value %= prod
-        for radix in radices:
-            append(pop(value % radix))
-            value //= radix
+        # Mixed-radix digits, lowest first: a group's digits are those of value % its product.
+        for radices, group_prod in groups:
+            part = value % group_prod
+            value //= group_prod
+            for radix in radices:
+                append(pop(part % radix))
+                part //= radix
     first = d[0] | d[1] | d[2] | d[3] | d[4]  # the dealer's left
     second = d[5] | d[6] | d[7] | d[8] | d[9]
     third = d[10] | d[11] | d[12] | d[13] | d[14]

@@ -45,6 +45,7 @@ from bot.engine.euchre.actions import (
     NAME_ACTIONS,
     ORDER_ALONE,
     PASS,
+    PLAY_ACTION,
     PLAYS_HIGH,
     PLAYS_LOW,
     PLAYS_MID,
@@ -95,6 +96,24 @@ HIDDEN_DISCARD = "discard:?"  # another seat's discard, in hand_history
 # _SEAT_CARD[seat][card]: trick_won's {seat, card}. Shared by every event of every game, and
 # read-only like all event data: a table holds a hand or two of events, 24 such dicts a hand.
 _SEAT_CARD = tuple(tuple({"seat": s, "card": code} for code in CODES) for s in range(4))
+
+
+# Shared read-only tuples, so the play path allocates none: _PLAYED[seat][card] is the action
+# log's (seat, "play:<card>") (the record holds the canonical string, equal to the one given),
+# _IN_TRICK[seat][card] a trick's (seat, card). Every game's logs point at the same few hundred.
+_PLAYED = tuple(tuple((s, action) for action in PLAY_ACTION) for s in range(4))
+# to_act while one seat acts: one shared list per seat (to_act is read-only to every reader,
+# and the engine replaces it, never changes it).
+_ACTS = ([0], [1], [2], [3])
+_PASSES = tuple((s, PASS) for s in range(4))
+_IN_TRICK = tuple(tuple((s, card) for card in range(len(CODES))) for s in range(4))
+# The events that carry nothing but their seat (and a constant), made once: events are read-only
+# (every reader only reads them), so a shared one is equal to a fresh one in every way that counts.
+_PASSED = {r: tuple(Event(ev.PASSED, s, {"round": r}) for s in range(4)) for r in (1, 2)}
+# trick_won's and hand_scored's tricks [team 0, team 1]: one shared list per count (read-only).
+_TRICK_COUNTS = tuple(tuple([t0, t1] for t1 in range(6)) for t0 in range(6))
+_DISCARDED = tuple(Event(ev.DEALER_DISCARDED, s, {}) for s in range(4))
+_STAYED = tuple(Event(ev.STAYED, s, {}) for s in range(4))
 
 
 def _trick_cards(trick: list[tuple[int, int]]) -> list[dict[str, Any]]:
@@ -444,9 +463,9 @@ class Game(GameRecord):
         count = len(trick) + 1
         if count == self._last_count:
             return self._play_last_card(seat, action, card)
-        self.actions.append((seat, action))
+        self.actions.append(_PLAYED[seat][card])
         hands[seat] = hand ^ bit
-        trick.append((seat, card))
+        trick.append(_IN_TRICK[seat][card])
         if count == 1:
             led = self._led = self._effective[card]
             self._follow = self._suit_mask[led]
@@ -454,7 +473,7 @@ class Game(GameRecord):
             self._best_power = prow[card]
             self._best_seat = seat
             nxt = self._turn = self._next[seat]
-            self.to_act = [nxt]
+            self.to_act = _ACTS[nxt]
             return []
         power = self._prow[card]
         if power > self._best_power:
@@ -462,7 +481,7 @@ class Game(GameRecord):
             self._best_seat = seat
         if count < self._n_active:
             nxt = self._turn = self._next[seat]
-            self.to_act = [nxt]
+            self.to_act = _ACTS[nxt]
             return []
         # The trick is complete (not the hand's last: _play_last_card ends that one).
         winner = self._best_seat
@@ -475,7 +494,7 @@ class Game(GameRecord):
         self._trick = []
         self._follow = 0
         self._turn = winner
-        self.to_act = [winner]
+        self.to_act = _ACTS[winner]
         event = Event(
             ev.TRICK_WON,
             winner,
@@ -483,7 +502,7 @@ class Game(GameRecord):
                 "number": number,
                 "leader": trick[0][0],
                 "cards": _trick_cards(trick),
-                "tricks": [tricks[0], tricks[1]],
+                "tricks": _TRICK_COUNTS[tricks[0]][tricks[1]],
             },
         )
         self.events.append(event)
@@ -588,7 +607,7 @@ class Game(GameRecord):
             self._phase = BIDDING1
             self._proposed = turned // 8
             self._turn = (self.dealer + 1) % 4
-        self.to_act = [self._turn]
+        self.to_act = _ACTS[self._turn]
 
     def _reset_hand(self, deal: tuple[list[int], list[int]]) -> None:
         """Every per-hand field, for a new deal (no cards at all while a hand waits for its
@@ -697,11 +716,11 @@ class Game(GameRecord):
         phase = self._phase
         if phase == BIDDING1 and action == PASS and self._passes < 3:
             # The common bid: the next seat bids with the same legal actions (kept cached).
-            self.actions.append((seat, action))
+            self.actions.append(_PASSES[seat])
             self._passes += 1
             nxt = self._turn = _NEXT_ALL[seat]
-            self.to_act = [nxt]
-            event = Event(ev.PASSED, seat, {"round": 1})
+            self.to_act = _ACTS[nxt]
+            event = _PASSED[1][seat]
             self.events.append(event)
             return [event]
         deal = None
@@ -726,14 +745,14 @@ class Game(GameRecord):
             self._phase = BIDDING1
             self._turn = (self.dealer + 1) % 4
         # A hand thrown in under fair-v1 leaves the next one waiting for its cut: nobody acts.
-        self.to_act = [] if self._phase == CUT else [self._turn]
+        self.to_act = [] if self._phase == CUT else _ACTS[self._turn]
         self.events += evs
         return evs
 
     def _bid_round1(self, seat: int, action: str, evs: list[Event]) -> None:
         dealer = self.dealer
         if action == PASS:
-            evs.append(Event(ev.PASSED, seat, {"round": 1}))
+            evs.append(_PASSED[1][seat])
             self._passes += 1
             if self._passes < 4:
                 self._turn = (seat + 1) % 4
@@ -782,7 +801,7 @@ class Game(GameRecord):
         deal: tuple[list[int], list[int]] | None,
     ) -> None:
         if action == PASS:
-            evs.append(Event(ev.PASSED, seat, {"round": 2}))
+            evs.append(_PASSED[2][seat])
             self._passes += 1
             if self._passes < 4:
                 self._turn = (seat + 1) % 4
@@ -820,7 +839,7 @@ class Game(GameRecord):
         if card != self._turned:  # he takes the turned card; his discard goes under the pack
             self._hands[self.dealer] ^= BIT[card] | BIT[self._turned]
             self._kitty[0] = card
-        evs.append(Event(ev.DEALER_DISCARDED, self.dealer, {}))
+        evs.append(_DISCARDED[self.dealer])
         if self._maker_alone:
             self._start_play()
         else:
@@ -837,7 +856,7 @@ class Game(GameRecord):
         if action == GO_ALONE:
             self._go_alone(seat, evs)
         else:
-            evs.append(Event(ev.STAYED, seat, {}))
+            evs.append(_STAYED[seat])
         alone = self._alone
         while self._ask:
             nxt = self._ask.pop(0)
@@ -912,11 +931,11 @@ class Game(GameRecord):
                 )
             else:
                 deal = self._fetch_deal(self.hand_number + 1, (self.dealer + 1) % 4)
-        self.actions.append((seat, action))
+        self.actions.append(_PLAYED[seat][card])
         self._legal = None
         self._hands[seat] ^= BIT[card]
         trick = self._trick
-        trick.append((seat, card))
+        trick.append(_IN_TRICK[seat][card])
         if power > self._best_power:
             self._best_power = power
             self._best_seat = seat
@@ -934,7 +953,7 @@ class Game(GameRecord):
                     "number": number,
                     "leader": trick[0][0],
                     "cards": _trick_cards(trick),
-                    "tricks": [tricks[0], tricks[1]],
+                    "tricks": _TRICK_COUNTS[tricks[0]][tricks[1]],
                 },
             )
         ]
@@ -984,7 +1003,7 @@ class Game(GameRecord):
                     "maker": self._maker,
                     "makers": makers,
                     "alone": list(self._alone),
-                    "tricks": list(self._tricks),
+                    "tricks": _TRICK_COUNTS[self._tricks[0]][self._tricks[1]],
                     "points": points,
                     "scoring_team": scoring,
                     "reason": reason,
