@@ -75,7 +75,9 @@ class Bettor:
         answers = betting["answers"][team]
         runs = betting["runs"][team]
         raises = betting["raises"][team]
-        per_hand = raises / (hands + 1)
+        # Half a hand of prior only: games against a pair that re-raises every ask last one or
+        # two hands, so its first hand must already count (one ask in hand 1: 0.33).
+        per_hand = raises / (hands + 0.5)
         kept = (answers - runs + 1.5) / (answers + 2)
         # Raises per hand, the prior two hands at the rate that gives the old weight; an honest
         # pair raises in about a third of its hands (its strong ones): weight 0 there, 1 at a
