@@ -58,3 +58,67 @@ def test_a_truco_accepted_by_the_other_pair_makes_poor_hands_for_it_rarer() -> N
     assert reading.weight(poor, played) < reading.weight(rich, played) == 1.0
     # Nothing said by the other pair: every deal counts alike.
     assert Reading(view, [(3, "play:4H")]).weight(poor, played) == 1.0
+
+
+def test_the_betting_record_counts_asks_answers_and_runs() -> None:
+    """T9-T11: a raise back is an answer and an ask; a run answers; the hand-of-ten accept (T13,
+    no ask pending) is no answer."""
+    from bot.engine.truco.game import betting_record
+
+    log = [
+        (1, "raise"),  # pair 1 asks truco
+        (0, "raise"),  # pair 0 raises back: an answer
+        (1, "accept"),
+        (2, "play:4H"),
+        (3, "raise"),
+        (0, "run"),
+        (1, "accept"),  # a hand-of-ten decision: nothing pending
+    ]
+    record = betting_record(log, 2)
+    assert record == {
+        "raises": [1, 2],
+        "accepts": [0, 1],
+        "runs": [1, 0],
+        "answers": [2, 1],
+        "hands": 2,
+    }
+
+
+def test_an_always_raise_bluffers_raises_and_accepts_tell_nothing() -> None:
+    """T9: a pair that raised in every hand and never ran: its raises and accepts leave a poor
+    deal counting as much as a rich one, it is not counted on to run from our raise, and it is
+    counted on to raise whatever it holds. An honest pair that raises now and then still makes
+    poor deals rarer."""
+    from bot.engine.truco.inference import Bettor
+
+    bluffer = {"raises": [0, 14], "accepts": [0, 4], "runs": [3, 0], "answers": [5, 8], "hands": 10}
+    view = {"seat": 0, "partner_hand": None, "betting": bluffer}
+    history = [(1, "raise"), (0, "raise"), (1, "raise"), (0, "accept")]
+    poor = [[], ["4S", "5S"], [], ["6S", "7C"]]
+    played: list[list[str]] = [[], [], [], []]
+    assert Reading(view, history).weight(poor, played) == 1.0
+    reading = Bettor(bluffer, 1)
+    assert reading.runs < 0.3 and reading.reckless == 1.0
+    honest = {"raises": [0, 3], "accepts": [0, 2], "runs": [3, 2], "answers": [5, 4], "hands": 10}
+    careful = Bettor(honest, 1)
+    assert careful.weak_raise < 0.5 and careful.runs == 1.0 and careful.reckless == 0.0
+    assert Reading({**view, "betting": honest}, history).weight(poor, played) < 0.5
+    # No record (an old view): the fixed weights of before.
+    assert Bettor(None, 1).weak_raise == 0.8 and Bettor(None, 1).runs == 1.0
+
+
+def test_a_pair_that_never_runs_pays_off_a_strong_hand() -> None:
+    """T9-T11: against a pair that answers at its best on the cards, our truco with a hand won
+    nine times in ten is worth the run it draws; against one that never runs (an always-raise
+    bluffer) it is worth playing at the stakes it raises to, and more."""
+    from bot.engine.truco.search import _Stakes, win_chance
+
+    honest = _Stakes((0, 0), 12)
+    bluffer = _Stakes((0, 0), 12, runs=0.0, reckless=1.0)
+    assert bluffer.ask(0.9, 0, 2, True) > honest.ask(0.9, 0, 2, True)
+    # Their choice: a reckless pair raises whatever the values say.
+    choices = [("run", 0.9), ("accept", 0.6), ("raise", 0.7)]
+    assert honest.their(choices) == 0.6 and bluffer.their(choices) == 0.7
+    # A later hand better than a coin: the score is worth more, and a game staked on one hand
+    # at 0-0 less than it.
+    assert win_chance(0, 0, 12, 0.6) > win_chance(0, 0, 12) == 0.5

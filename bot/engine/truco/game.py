@@ -840,6 +840,9 @@ class Game(GameRecord):
             "partner_hand": partner_hand,
             # Sinais: only the seat's own and its partner's, never the other pair's.
             "signals": None if seat is None else self._signals_view(seat),
+            # How each pair has bet this game (public): the look-ahead reads a pair that raises
+            # every hand, or never runs, as one whose raises and accepts tell little (search.py).
+            "betting": betting_record(self.actions, self.hand_number + 1),
         }
         if self.options.match != 1:
             out["games_won"] = list(self.games_won)
@@ -974,3 +977,31 @@ def new_game(
     """A new game, its first hand dealt. `deals(hand_number, dealer)` replaces the seeded shuffle
     with hand-built hands (tests): four lists of three card codes indexed by seat."""
     return Game(Options() if options is None else options, seed, first_dealer, deals)
+
+
+def betting_record(actions: list[tuple[int, str]], hands: int) -> dict[str, Any]:
+    """Each pair's betting in a game's (public) action log: "raises" (asks and raises back),
+    "accepts" and "runs" answering an ask (a raise back is an answer too: "answers" counts the
+    three), and "hands" dealt so far. A pair's accept or run with no ask pending is its hand-of-ten
+    decision (T13) and is not counted."""
+    raises = [0, 0]
+    accepts = [0, 0]
+    runs = [0, 0]
+    answers = [0, 0]
+    pending = -1  # the pair whose ask waits for an answer
+    for seat, action in actions:
+        if action == RAISE:
+            team = seat & 1
+            raises[team] += 1
+            if pending >= 0 and pending != team:
+                answers[team] += 1
+            pending = team
+        elif pending >= 0 and action in _ACCEPT_RUN:
+            team = seat & 1
+            answers[team] += 1
+            if action == RUN:
+                runs[team] += 1
+            else:
+                accepts[team] += 1
+            pending = -1
+    return {"raises": raises, "accepts": accepts, "runs": runs, "answers": answers, "hands": hands}

@@ -20,9 +20,15 @@ from bot.engine.truco.signals import SIGNAL_ACTIONS, SIGNAL_CARD, fits, kind_of
 
 _STRONG: Final = STRENGTH["2C"]  # twos, threes and manilhas (as the rule player counts them)
 _MANILHA: Final = STRENGTH["7D"]
-# How much a deal counts when the other pair's cards look too poor for an answer it gave.
+# How much a deal counts when the other pair's cards look too poor for an answer it gave,
+# before the game shows how that pair bets (`Bettor`).
 _WEAK_ACCEPT: Final = 0.5
 _WEAK_RAISE: Final = 0.8
+# The least a weak deal counts per raise or accept, however honest the pair looks.
+_WEAK_FLOOR: Final = 0.2
+# Raises per hand of a pair that raises only on strong cards, and the prior rate (the old 0.8).
+_HONEST_RATE: Final = 0.35
+_PRIOR_RATE: Final = _HONEST_RATE + _WEAK_RAISE * (1 - _HONEST_RATE)
 _WEAK_POWER: Final = 2  # the rule player accepts at 2 (bot_player.ACCEPT_POWER)
 # Deals redrawn to fit the partner's signal before one that does not is taken.
 SIGNAL_TRIES: Final = 12
@@ -36,10 +42,69 @@ def _power(cards: list[str]) -> int:
     return power
 
 
+class Bettor:
+    """How the other pair bets, read from the game's public betting record (the view's
+    "betting"), as numbers the look-ahead uses:
+
+    - `weak_raise` / `weak_accept`: how much a deal where the pair holds little counts per raise /
+      accept this hand. A pair that raises in every hand (an always-raise bluffer) tells nothing
+      by raising: its raises per hand above an honest pair's third, over the rest, capped at 1,
+      is the weight (floored at 0.2: people bluff too). Accepts alike: 2 * (its share of
+      answers that were not runs) - 1, so a pair that never runs tells nothing by accepting.
+    - `runs`: how far the pair's answers to our asks follow its best answer on the cards, run
+      included (1.0), or leave running out (0.0: a pair that never runs is not counted on to run
+      from our raise): its runs per answer against a quarter, capped at 1.
+    - `reckless`: how far the pair raises whatever its cards (1.0: every chance): its raises per
+      hand above one half, over one half, capped at 1.
+
+    Small samples lean on a prior that gives the fixed weights of old (0.8 a raise, 0.5 an accept,
+    runs 1.0, reckless 0.0) before the game has shown anything."""
+
+    __slots__ = ("reckless", "runs", "weak_accept", "weak_raise")
+
+    def __init__(self, betting: dict[str, Any] | None, team: int) -> None:
+        if betting is None:  # a view without the record (an old one): the fixed weights
+            self.weak_raise, self.weak_accept, self.runs, self.reckless = (
+                _WEAK_RAISE,
+                _WEAK_ACCEPT,
+                1.0,
+                0.0,
+            )
+            return
+        hands = betting["hands"]
+        answers = betting["answers"][team]
+        runs = betting["runs"][team]
+        raises = betting["raises"][team]
+        # Half a hand of prior only: games against a pair that re-raises every ask last one or
+        # two hands, so its first hand must already count (one ask in hand 1: 0.33).
+        per_hand = raises / (hands + 0.5)
+        kept = (answers - runs + 1.5) / (answers + 2)
+        # Raises per hand, the prior two hands at the rate that gives the old weight; an honest
+        # pair raises in about a third of its hands (its strong ones): weight 0 there, 1 at a
+        # raise every hand.
+        rate = (raises + 2 * _PRIOR_RATE) / (hands + 2)
+        self.weak_raise = _clip((rate - _HONEST_RATE) / (1 - _HONEST_RATE), _WEAK_FLOOR, 1.0)
+        self.weak_accept = _clip(2 * kept - 1, _WEAK_FLOOR, 1.0)
+        self.runs = _clip((runs + 0.5) / (answers + 1) / 0.25, 0.0, 1.0)
+        self.reckless = _clip((per_hand - 0.5) / 0.5, 0.0, 1.0)
+
+
+def _clip(value: float, low: float, high: float) -> float:
+    return low if value < low else high if value > high else value
+
+
 class Reading:
     """The seat's reading of this hand's history (its own view of it)."""
 
-    __slots__ = ("after_signal", "partner", "signal", "team", "their_accepts", "their_raises")
+    __slots__ = (
+        "after_signal",
+        "bettor",
+        "partner",
+        "signal",
+        "team",
+        "their_accepts",
+        "their_raises",
+    )
 
     def __init__(self, view: dict[str, Any], history: list[tuple[int, str]]) -> None:
         seat: int = view["seat"]
@@ -49,6 +114,7 @@ class Reading:
         self.after_signal: list[str] = []  # the partner's cards played since its signal
         self.their_accepts = 0
         self.their_raises = 0
+        self.bettor = Bettor(view.get("betting"), 1 - self.team)
         for s, action in history:
             if s == self.partner and action in SIGNAL_ACTIONS:
                 self.signal = kind_of(action)
@@ -96,4 +162,5 @@ class Reading:
         cards = hands[other] + hands[other + 2] + played[other] + played[other + 2]
         if _power(cards) >= _WEAK_POWER:
             return 1.0
-        return float(_WEAK_ACCEPT**self.their_accepts * _WEAK_RAISE**self.their_raises)
+        bettor = self.bettor
+        return float(bettor.weak_accept**self.their_accepts * bettor.weak_raise**self.their_raises)

@@ -30,7 +30,13 @@ view; each sample draws it from the unseen cards like the cards still held. The 
 cover (a card covered below the round's best changes nothing), but our own covers are weighed.
 
 Inference (inference.py): the partner's signal (sinais) shapes the partner's drawn cards, and
-the other pair's accepts and raises weigh the deals. Bluffs: a raise the cards do not call for
+the other pair's accepts and raises weigh the deals, as much as that pair's betting this game
+(the view's public "betting" record, inference.Bettor) says they mean: a pair that raises every
+hand and never runs tells nothing by raising or accepting. The same record shapes the other
+pair's nodes of the betting tree (`_Stakes.their`): a pair that never runs is not counted on to
+run from our raise, one that raises whatever it holds is counted on to raise, and against it a
+later hand is worth more than a coin to us (EDGE: our answers pick which of its raises to play),
+so the hand in play is not staked on a small edge. Bluffs: a raise the cards do not call for
 is made at the rate of `bluff_rate` when the search values it within BLUFF_MARGIN of the best.
 
 `iterations` is the number of sampled deals; each is played out once per card we may play now
@@ -57,10 +63,11 @@ from bot.engine.truco.game import (
     PLAY_PREFIX,
     RAISE,
     RAISES,
+    RUN,
     Game,
     decide_hand,
 )
-from bot.engine.truco.inference import SIGNAL_TRIES, Reading
+from bot.engine.truco.inference import SIGNAL_TRIES, Bettor, Reading
 from bot.engine.truco.options import Options
 
 _HAND_POINTS = 2  # an ordinary hand: the unit of the win-chance table
@@ -71,28 +78,32 @@ _STRENGTH: dict[str, int] = {**STRENGTH, FACE_DOWN: -1}
 
 # A betting-tree node: ("max" | "min", [(action, child), ...]); ("leaf", key, stake): the hand
 # played out at `stake` after our seat plays `key` (None: from the player on turn);
-# ("end", value, hand): the hand ended by a run, its value known (hand: 1.0 if our pair took it).
+# ("end", (ours, theirs), hand): the hand ended by a run, the score it left (the target for the
+# winner of a game it ended) and hand: 1.0 if our pair took it.
 Node = tuple[Any, ...]
 
 
 @cache
-def win_chance(ours: int, theirs: int, target: int) -> float:
-    """Our chance of reaching `target` first if every hand from here is a fair coin worth 2."""
+def win_chance(ours: int, theirs: int, target: int, edge: float = 0.5) -> float:
+    """Our chance of reaching `target` first if every hand from here is worth 2 and ours with
+    chance `edge` (0.5: a fair coin)."""
     if ours >= target:
         return 1.0
     if theirs >= target:
         return 0.0
-    return 0.5 * (
-        win_chance(ours + _HAND_POINTS, theirs, target)
-        + win_chance(ours, theirs + _HAND_POINTS, target)
+    return edge * win_chance(ours + _HAND_POINTS, theirs, target, edge) + (1.0 - edge) * win_chance(
+        ours, theirs + _HAND_POINTS, target, edge
     )
 
 
-def _value(game: Game, team: int) -> float:
+def _score_left(game: Game, team: int) -> tuple[int, int]:
+    """The score a hand ended by a run leaves (ours, theirs); a game it ended: the target to
+    its winner."""
+    target = game.options.target
     if game.is_over:
-        return 1.0 if game.winner == team else 0.0
+        return (target, 0) if game.winner == team else (0, target)
     scores = game.scores
-    return win_chance(scores[team], scores[1 - team], game.options.target)
+    return (scores[team], scores[1 - team])
 
 
 def _card(hand: list[str], trick: list[tuple[int, str]], tie_helps: bool, team: int) -> str:
@@ -199,7 +210,7 @@ def _play_out(
 def _expand(game: Game, seat: int, team: int, hand_number: int, keys: set[str | None]) -> Node:
     """The betting tree from `game` (a sample: only the public state and our own cards shape it)."""
     if game.is_over or game.hand_number != hand_number:
-        return ("end", _value(game, team), _hand_taken(game, team))
+        return ("end", _score_left(game, team), _hand_taken(game, team))
     if game.phase == PHASE_PLAY:
         turn = game.to_act[0]
         if turn != seat:
@@ -248,21 +259,51 @@ class _Stakes:
     """Values of the hand's outcomes at a score: W(ours + stake) if we take it, else
     W(theirs + stake) (W = win_chance)."""
 
-    __slots__ = ("ours", "target", "theirs")
+    __slots__ = ("edge", "ours", "reckless", "runs", "target", "theirs")
 
-    def __init__(self, scores: tuple[int, int], target: int) -> None:
+    def __init__(
+        self,
+        scores: tuple[int, int],
+        target: int,
+        runs: float = 1.0,
+        reckless: float = 0.0,
+        edge: float = 0.5,
+    ) -> None:
         self.ours, self.theirs = scores
         self.target = target
+        # Our chance to take a later hand (0.5: a fair coin; more against a pair that raises
+        # whatever it holds: our answers choose which of its raises to play).
+        self.edge = edge
+        # How the other pair bets (inference.Bettor): 1.0 / 0.0 is the pair that answers at
+        # its best on the cards and raises only when it pays.
+        self.runs = runs
+        self.reckless = reckless
+
+    def their(self, values: list[tuple[str, float]]) -> float:
+        """The other pair's choice among `values` (action, our value): its best answer on the
+        cards (our worst), as far as it runs when that is best (`runs`), and its raise as far
+        as it raises whatever the cards (`reckless`)."""
+        worst = min(value for _, value in values)
+        if self.runs < 1.0 and len(values) > 1:
+            stay = [value for action, value in values if action != RUN]
+            if len(stay) < len(values):
+                worst = self.runs * worst + (1.0 - self.runs) * min(stay)
+        if self.reckless > 0.0:
+            for action, value in values:
+                if action == RAISE:
+                    return self.reckless * value + (1.0 - self.reckless) * worst
+        return worst
 
     def end(self, node: Node) -> float:
         """The value of a hand ended by a run."""
-        return float(node[1])
+        ours, theirs = node[1]
+        return win_chance(ours, theirs, self.target, self.edge)
 
     def won(self, points: int) -> float:
-        return win_chance(self.ours + points, self.theirs, self.target)
+        return win_chance(self.ours + points, self.theirs, self.target, self.edge)
 
     def lost(self, points: int) -> float:
-        return win_chance(self.ours, self.theirs + points, self.target)
+        return win_chance(self.ours, self.theirs + points, self.target, self.edge)
 
     def hold(self, q: float, stake: int) -> float:
         """The hand played out at `stake`, won with chance q."""
@@ -273,12 +314,12 @@ class _Stakes:
         other pair's best answer to us -- run, accept or raise back -- on equity q alone."""
         worth = RAISES[level][1]
         options = [
-            self.won(run_value) if ours else self.lost(run_value),
-            self.hold(q, worth),
+            (RUN, self.won(run_value) if ours else self.lost(run_value)),
+            ("accept", self.hold(q, worth)),
         ]
         if level + 1 < len(RAISES):
-            options.append(self.ask(q, level + 1, worth, not ours))
-        return min(options) if ours else max(options)
+            options.append((RAISE, self.ask(q, level + 1, worth, not ours)))
+        return self.their(options) if ours else max(value for _, value in options)
 
 
 class _HandStakes(_Stakes):
@@ -316,10 +357,17 @@ def _worth(node: Node, stats: dict[str | None, list[list[float]]], stakes: _Stak
                 q = won / count
                 now = stakes.hold(q, stake)
                 later = stakes.ask(q, level, stake, ours)
-                value += count * (max(now, later) if ours else min(now, later))
+                if ours:
+                    value += count * max(now, later)
+                else:  # theirs: at its best on the cards, or raising whatever they are
+                    mixed = best = min(now, later)
+                    if stakes.reckless > 0.0:
+                        mixed = stakes.reckless * later + (1.0 - stakes.reckless) * best
+                    value += count * mixed
         return value / total
-    values = [_worth(child, stats, stakes) for _, child in node[1]]
-    return max(values) if kind == "max" else min(values)
+    if kind == "max":
+        return max(_worth(child, stats, stakes) for _, child in node[1])
+    return stakes.their([(action, _worth(child, stats, stakes)) for action, child in node[1]])
 
 
 def _unseen(
@@ -417,7 +465,9 @@ def evaluate_both(
     """`evaluate`, and beside each action's chance to win the game its chance to take this
     hand (the same samples and betting tree, each pair playing for the hand alone)."""
     root, stats, stakes = _sampled(view, history, iterations, seed)
-    hand = _HandStakes((stakes.ours, stakes.theirs), stakes.target)
+    hand = _HandStakes(
+        (stakes.ours, stakes.theirs), stakes.target, stakes.runs, stakes.reckless, stakes.edge
+    )
     return [
         (action, _worth(node, stats, stakes), _worth(node, stats, hand)) for action, node in root
     ]
@@ -480,7 +530,14 @@ def _sampled(
             counts[shown] += weight
             if winner == team:
                 wins[shown] += weight
-    stakes = _Stakes((view["scores"][team], view["scores"][1 - team]), options.target)
+    bettor = reading.bettor
+    stakes = _Stakes(
+        (view["scores"][team], view["scores"][1 - team]),
+        options.target,
+        bettor.runs,
+        bettor.reckless,
+        0.5 + BASE_EDGE + EDGE * bettor.reckless,
+    )
     return root, stats, stakes
 
 
@@ -499,6 +556,11 @@ def choose(view: dict[str, Any], history: list[tuple[int, str]], iterations: int
     return best
 
 
+# Our chance to take a later hand against a pair that raises whatever it holds, above a coin.
+EDGE = 0.1
+# The same against any pair (0: none). Measured at 0.05: better against the bluffer, worse
+# against the rule player (it runs often; a bot that stakes less harvests fewer of its runs).
+BASE_EDGE = 0.0
 # A bluff is only weighed when the search's own value of the raise is this close to the best
 # (win chance): a raise the look-ahead thinks costly is never made to bluff.
 BLUFF_MARGIN = 0.02
@@ -527,7 +589,9 @@ def _bluffs(view: dict[str, Any], values: dict[str, float], best: float, seed: i
     raised = values.get(RAISE)
     if raised is None or raised < best - BLUFF_MARGIN:
         return False
-    return Rng(seed, _BLUFF_STREAM).below(1_000_000) < bluff_rate(view) * 1_000_000
+    # A pair that never runs cannot be bluffed: the rate falls with its runs (inference.Bettor).
+    runs = Bettor(view.get("betting"), 1 - (view["seat"] & 1)).runs
+    return Rng(seed, _BLUFF_STREAM).below(1_000_000) < runs * bluff_rate(view) * 1_000_000
 
 
 def choose_action(game: Game, seat: int, iterations: int, seed: int) -> str:
