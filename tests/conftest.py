@@ -34,6 +34,7 @@ from bot import event_loop
 from bot.client import CardTableBot
 from bot.settings import Settings
 from bot.storage.backend import Storage, open_storage
+from bot.tables.service import TableService
 from emulator import Emulator, run_bot, run_client
 from tests.support.card_emojis import seed_card_emojis
 from tests.support.openapi import Contract
@@ -45,6 +46,7 @@ from tests.support.postgres import (
     new_pg_database,
     start_server,
 )
+from tests.support.service import make_service
 from tests.support.storage import BACKENDS, storage_target
 from tests.support.world import Handler, ProbeBot, ProbeFactory, World, build_world
 
@@ -185,3 +187,25 @@ async def storage(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterat
         yield opened
     finally:
         await opened.close()
+
+
+@pytest.fixture
+def service_options() -> dict[str, Any]:
+    """How a test module's table service is built: tests/support/service.py's `make_service`
+    arguments, and `cuts` for attributes of its fair cuts. A module overrides this fixture."""
+    return {}
+
+
+@pytest.fixture
+async def service(db: Storage, service_options: dict[str, Any]) -> AsyncIterator[TableService]:
+    """The table service of one test, on the module's `db` (both back-ends under tests/tables),
+    closed after the test: the one place the table-layer tests build it."""
+    options = dict(service_options)
+    cuts = options.pop("cuts", {})
+    svc = make_service(db, **options)
+    for name, value in cuts.items():
+        setattr(svc.fair_cuts, name, value)
+    try:
+        yield svc
+    finally:
+        await svc.close()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+from typing import Any
 
 import pytest
 
@@ -21,10 +22,8 @@ BIG = (1 << 255) + 987_654_321  # a 256-bit seed: the store keeps it as text
 
 
 @pytest.fixture
-async def service(db: Storage) -> TableService:
-    svc = make_service(db, itertools.count(BIG), fair_deals=True, fair_version=1)  # v1's cuts
-    svc.fair_cuts.wait = 0.05
-    return svc
+def service_options() -> dict[str, Any]:
+    return {"seeds": itertools.count(BIG), "fair_version": 1, "cuts": {"wait": 0.05}}  # v1's
 
 
 async def test_lobby_draws_the_seed_and_the_start_click_cuts_hand_1(

@@ -10,6 +10,7 @@ import asyncio
 import itertools
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -41,11 +42,9 @@ async def finished(service: TableService, game: str = "truco", **options: object
 
 
 @pytest.fixture
-async def service(db: Storage) -> TableService:
-    svc = make_service(db, itertools.count(BIG))
-    svc.fair_cuts.wait = 0.3  # the beacon's deadline: the weak tests wait this long per hand
-    svc.fair_cuts.retry = 0.05
-    return svc
+def service_options() -> dict[str, Any]:
+    # The beacon's deadline 0.3 s: the weak tests wait this long per hand.
+    return {"seeds": itertools.count(BIG), "cuts": {"wait": 0.3, "retry": 0.05}}
 
 
 @pytest.mark.parametrize("game", ["euchre", "truco"])

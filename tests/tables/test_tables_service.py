@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -33,16 +32,6 @@ from tests.support.service import (
     user_at,
 )
 from tests.support.storage import reopen
-
-
-@pytest.fixture
-async def service(db: Storage) -> AsyncIterator[TableService]:
-    svc = make_service(db)
-    try:
-        yield svc
-    finally:
-        await svc.close()
-
 
 # --- lobby ------------------------------------------------------------------------------------
 

@@ -6,28 +6,32 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.settings import DatabaseTarget
-from bot.storage.backend import open_storage
+from bot.storage.backend import Storage, open_storage
 from bot.tables.service import Table, TableService
 from bot.texts import t
 from bot.ui.table import render
-from tests.support.service import CLICKS, full_table, make_service, user_at
+from tests.support.service import CLICKS, full_table, user_at
 
 
 @pytest.fixture
-async def service(tmp_path: Path) -> AsyncIterator[TableService]:
-    db = await open_storage(DatabaseTarget("sqlite", path=tmp_path / "tables.sqlite3"))
+async def db(tmp_path: Path) -> AsyncIterator[Storage]:
+    storage = await open_storage(DatabaseTarget("sqlite", path=tmp_path / "tables.sqlite3"))
+    try:
+        yield storage
+    finally:
+        await storage.close()
+
+
+@pytest.fixture
+def service_options() -> dict[str, Any]:
     # Version 1: the click that ends a hand cuts the next one at once, so the next deal is
     # there when the click is answered (version 2 waits for the beacon's round in a task).
-    svc = make_service(db, fair_version=1)
-    try:
-        yield svc
-    finally:
-        await svc.close()
-        await db.close()
+    return {"fair_version": 1}
 
 
 async def act(service: TableService, table: Table, choose: Callable[[list[str]], str]) -> None:
