@@ -3,15 +3,19 @@ tests/e2e/test_e2e_game_feel.py and test_e2e_play_games.py show the messages the
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 
 from bot.pictures import samples, seat, table
 from bot.pictures.scene import scene_of, seat_scene_of
+from bot.tables.games import forget_old_events
+from bot.tables.pace import between_hands
 from bot.texts import catalog_names, t
-from bot.ui.table import render
+from bot.ui.table import compact, render
 from bot.ui.words.cards import card_text
+from tests.support.render import make_table
 
 
 def spy_texts(monkeypatch: pytest.MonkeyPatch, module: Any) -> list[tuple[str, dict[str, Any]]]:
@@ -109,3 +113,26 @@ def test_after_the_game_the_hand_message_says_who_won(game: str) -> None:
 
 def test_the_table_pictures_labels_are_22_px_at_800_px_wide() -> None:
     assert table.LABEL * 800 / table.WIDTH >= 22
+
+
+def test_the_hand_end_line_numbers_the_hand_that_ended_with_old_events_forgotten() -> None:
+    """A table in play keeps only its latest hands' events (bot/tables/games.py): the line shown
+    between two hands names the hand that ended as a rebuilt table does (found by the crash
+    test: "Hand 2 over" live against "Hand 3 over" after a restart)."""
+    table = make_table("euchre", {"target": 10}, seed=5)
+    game = table.game
+    assert game is not None
+    rng = random.Random(5)
+    shown = []
+    while not game.is_over and len(shown) < 4:
+        seat = game.to_act[0]
+        game.apply(seat, rng.choice(game.legal_actions(seat)))
+        if between_hands(game.events):
+            forget_old_events(game)
+            line = compact.hand_end_line(table, str, None)
+            assert line is not None
+            shown.append((line, game.hand_number))
+    assert len(shown) >= 3
+    for line, hand_number in shown:  # the next hand is dealt: the one that ended is its number
+        assert line.startswith(t("hand_end.euchre", None, hand=hand_number, team0=0, team1=0)[:8])
+        assert f" {hand_number} " in line.split("—")[0], line

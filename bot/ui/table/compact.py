@@ -88,8 +88,11 @@ def hand_end_line(table: Table, name_of: NameOf, locale: str | None) -> str | No
                 won[team_of(int(e.data["seat"]))] += 1
         counts = (won[0], won[1])
         key = "hand_end.truco"
-    number = sum(1 for e in events[: end + 1] if e.kind == pace.HAND_START)
-    line = t(key, locale, hand=number or 1, team0=counts[0], team1=counts[1])
+    # The hand's number from the game, not by counting deals: a table in play keeps only its
+    # latest hands' events (bot/tables/games.py), a rebuilt one all of them.
+    dealt_since = any(e.kind == pace.HAND_START for e in events[end + 1 :])
+    number = game.hand_number if dealt_since else game.hand_number + 1
+    line = t(key, locale, hand=max(number, 1), team0=counts[0], team1=counts[1])
     result = " ".join(sentences)
     if extras:
         result += " (" + ", ".join(dict.fromkeys(extras)) + ")"
