@@ -137,22 +137,26 @@ def _euchre_fields(
         )
 
 
+def pending_ask_line(ask: dict[str, Any], locale: str | None) -> str:
+    """Truco's call waiting for its answer: what was asked, by whom, what accepting and
+    running are worth."""
+    return t(
+        "table.pending_ask",
+        locale,
+        ask=t(f"truco.ask.{ask['name']}", locale),
+        team=team_name(ask["by_team"], locale),
+        value=ask["value"],
+        run_value=ask["run_value"],
+    )
+
+
 def _truco_fields(
     embed: discord.Embed, table: Table, view: dict[str, Any], locale: str | None
 ) -> None:
     lines = [t("table.hand_value", locale, value=view["hand_value"])]
     ask = view.get("pending_ask")
     if ask is not None:
-        lines.append(
-            t(
-                "table.pending_ask",
-                locale,
-                ask=t(f"truco.ask.{ask['name']}", locale),
-                team=team_name(ask["by_team"], locale),
-                value=ask["value"],
-                run_value=ask["run_value"],
-            )
-        )
+        lines.append(pending_ask_line(ask, locale))
     if view.get("hand_of_ten") is not None and view.get("phase") == "hand_of_ten":
         # Only while they decide (issue 30 item 6).
         lines.append(t("table.hand_of_ten", locale, team=team_name(view["hand_of_ten"], locale)))
@@ -260,6 +264,12 @@ def game_message(table: Table, locale: str | None = None) -> MessageParts:
     fair_deal.add_field(embed, table, locale)
     embed.set_footer(text=_footer(table, locale))
     content = _notice(table, locale) + turn_line(table, view, locale) + deadline_line(table, locale)
+    return MessageParts(content=content, embed=embed, view=game_buttons(table, locale, log=False))
+
+
+def game_buttons(table: Table, locale: str | None, *, log: bool = True) -> Buttons:
+    """The table's buttons in play; `log`: 📜 Log & rules (beside the picture, where the
+    message is compact; the complete text shows the log itself)."""
     buttons = Buttons()
     buttons.add(
         table_button_id(table.id, "hand"), label=t("table.button.hand", locale), style=Style.primary
@@ -271,23 +281,8 @@ def game_message(table: Table, locale: str | None = None) -> MessageParts:
             label=t("table.button.back", locale),
             style=Style.success,
         )
-    buttons.add(table_button_id(table.id, "leave"), label=t("table.button.leave", locale))
-    return MessageParts(content=content, embed=embed, view=buttons)
-
-
-def game_buttons(table: Table, locale: str | None) -> Buttons:
-    buttons = Buttons()
-    buttons.add(
-        table_button_id(table.id, "hand"), label=t("table.button.hand", locale), style=Style.primary
-    )
-    fair_deal.add_buttons(buttons, table, locale)
-    if any(s is not None and s.covered for s in table.seats):
-        buttons.add(
-            table_button_id(table.id, "back"),
-            label=t("table.button.back", locale),
-            style=Style.success,
-        )
-    buttons.add(table_button_id(table.id, "log"), label=t("table.button.log", locale))
+    if log:
+        buttons.add(table_button_id(table.id, "log"), label=t("table.button.log", locale))
     buttons.add(table_button_id(table.id, "leave"), label=t("table.button.leave", locale))
     return buttons
 

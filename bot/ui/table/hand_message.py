@@ -19,6 +19,7 @@ from bot.ui.kit.custom_ids import game_action_id, table_button_id
 from bot.ui.kit.layout import Layout
 from bot.ui.kit.message_parts import MessageParts
 from bot.ui.table import compact
+from bot.ui.table.game_message import pending_ask_line
 from bot.ui.table.message_bits import Style, relative_time
 from bot.ui.table.seat_picture import URL as SEAT_PICTURE_URL
 from bot.ui.table.signals import add_signal_buttons, signal_lines
@@ -179,16 +180,7 @@ def hand_message(
         lines.append(t("table.hand_value", locale, value=view["hand_value"]))
         ask = view.get("pending_ask")
         if ask is not None:
-            lines.append(
-                t(
-                    "table.pending_ask",
-                    locale,
-                    ask=t(f"truco.ask.{ask['name']}", locale),
-                    team=team_name(ask["by_team"], locale),
-                    value=ask["value"],
-                    run_value=ask["run_value"],
-                )
-            )
+            lines.append(pending_ask_line(ask, locale))
         lines.extend(signal_lines(view, name_of((seat + 2) % 4), locale))  # sinais
         partner = view.get("partner_hand")
         if partner:

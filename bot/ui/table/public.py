@@ -27,7 +27,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -109,11 +109,6 @@ class PublicMessages(TurnPings):
         self.pictures = TablePictures()
         self._closed = False
 
-    def locale_of(self, table: Table) -> str | None:
-        """Public table messages speak the server's language (its Community locale)."""
-        guild = self._client.get_guild(table.guild_id)
-        return str(guild.preferred_locale) if guild is not None else None
-
     # --- scheduling ---------------------------------------------------------------------------
 
     def schedule(self, table: Table) -> None:
@@ -169,12 +164,6 @@ class PublicMessages(TurnPings):
                 return
             await asyncio.wait(tasks)
 
-    def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
-        task = asyncio.create_task(work)
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
-        return task
-
     async def close(self) -> None:
         self._closed = True
         tasks = [c.task for c in self._channels.values() if c.task is not None]
@@ -210,15 +199,6 @@ class PublicMessages(TurnPings):
             ):
                 self._schedule_ping(table, channel)
         # The channel's entry stays: its recent edit times pace the next burst.
-
-    async def _wait_for_slot(self, channel: ChannelQueue) -> None:
-        while True:
-            now = self._clock()
-            while channel.sent and now - channel.sent[0] >= self.per_seconds:
-                channel.sent.popleft()
-            if len(channel.sent) < self.max_edits:
-                return
-            await asyncio.sleep(self.per_seconds - (now - channel.sent[0]))
 
     async def _edit(self, table: Table, *, picture: bool = True) -> None:
         # Under the message lock: a `/table show` moving the message meanwhile must not have

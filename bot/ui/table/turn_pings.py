@@ -33,25 +33,40 @@ class ChannelQueue:
 
 
 class TurnPings:
-    """The ping sync of `PublicMessages`: what it uses of it, declared for the type checker."""
+    """The base of `PublicMessages`: the turn pings, and the helpers both use (the server's
+    language, background tasks, the channel's edit window). `PublicMessages` sets the state."""
 
     _client: discord.Client
     _service: TableService
     _clock: Callable[[], float]
     _closed: bool
+    _background: set[asyncio.Task[None]]
     _pinged: dict[int, Any]
     _pinging: dict[int, asyncio.Task[None]]
     _ping_again: set[int]
     budget: GlobalBudget
+    max_edits: int
+    per_seconds: float
 
     def locale_of(self, table: Table) -> str | None:
-        raise NotImplementedError
+        """Public table messages speak the server's language (its Community locale)."""
+        guild = self._client.get_guild(table.guild_id)
+        return str(guild.preferred_locale) if guild is not None else None
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
-        raise NotImplementedError
+        task = asyncio.create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+        return task
 
     async def _wait_for_slot(self, channel: ChannelQueue) -> None:
-        raise NotImplementedError
+        while True:
+            now = self._clock()
+            while channel.sent and now - channel.sent[0] >= self.per_seconds:
+                channel.sent.popleft()
+            if len(channel.sent) < self.max_edits:
+                return
+            await asyncio.sleep(self.per_seconds - (now - channel.sent[0]))
 
     def _schedule_ping(self, table: Table, channel: ChannelQueue) -> None:
         """Sync the table's ping in a task of its own: a ping's requests wait on the global
