@@ -49,9 +49,13 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> DemoReport:
             bot_to_act = any(table.bot_plays(s) for s in view["to_act"])
             seen.append((str(view["phase"]), bot_to_act, pace.between_hands(game.events)))
             this_hand = pace.trick_of_this_hand(game.events)
-            if view["phase"] == "play" and not view["trick"] and view["last_trick"] and this_hand:
-                # A trick just ended: it stays in the table picture's centre, and a bot about
-                # to lead waits about 1.5 s (at the default 1 s delay) first.
+            between = pace.between_hands(game.events)
+            trick_ended = view["phase"] == "play" and not view["trick"] and view["last_trick"]
+            if trick_ended and this_hand and not between:
+                # A trick just ended within a hand (the hand's last one is its result, item 3,
+                # shown while the next deal waits for its cut, however long that takes): it
+                # stays in the table picture's centre, and a bot about to lead waits about
+                # 1.5 s (at the default 1 s delay) first.
                 scene = scene_of(table, None)
                 wait = pace.bot_pause(game.events, "play", 1.0, trick_empty=True)
                 kept.append((scene.view["trick"] == view["last_trick"]["cards"], wait))
