@@ -93,7 +93,13 @@ def scene_of(table: Table, locale: str | None = None) -> Scene:
     view = game.view(None)
     names = [_player_name(table, table.position_of_seat(seat), locale) for seat in range(4)]
     over = bool(view["is_over"])
-    hand_started = bool(view["trick"]) or any(view["tricks_won"])
+    # A hand has started once a card is down or one of its tricks ended (a tied first truco
+    # round leaves both pairs at 0 rounds won, yet it is this hand's, T8); between two hands
+    # (the next deal may still wait for its cut) the picture shows the last hand's result.
+    events = game.events
+    hand_started = bool(view["trick"]) or (
+        pace.trick_of_this_hand(events) and not pace.between_hands(events, cards_down=False)
+    )
     tricks: list[Trick] = []
     points = None
     if over or not hand_started:

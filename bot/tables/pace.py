@@ -32,9 +32,13 @@ HAND_END_PAUSE = 2.5  # seconds a hand's result stays before a bot opens the nex
 MOVE_SHARE = 0.2
 
 
-def last_hand_end(events: Sequence[Any]) -> int | None:
+def last_hand_end(events: Sequence[Any], *, cards_down: bool) -> int | None:
     """The index of the event that ended the last hand while nobody has acted in the next one
-    yet (or it is not dealt yet: a fair hand waiting for its cut); None otherwise."""
+    yet (or it is not dealt yet: a fair hand waiting for its cut); None otherwise.
+    `cards_down`: a card is on the table (a card played is no event, and a truco hand may open
+    with one, so the events alone cannot tell that someone has acted)."""
+    if cards_down:
+        return None
     for index in range(len(events) - 1, -1, -1):
         kind = events[index].kind
         if kind in HAND_ENDS:
@@ -44,13 +48,21 @@ def last_hand_end(events: Sequence[Any]) -> int | None:
     return None
 
 
-def between_hands(events: Sequence[Any]) -> bool:
-    return last_hand_end(events) is not None
+def between_hands(events: Sequence[Any], *, cards_down: bool) -> bool:
+    return last_hand_end(events, cards_down=cards_down) is not None
 
 
-def bot_pause(
-    events: Sequence[Any], phase: str, delay: float, *, trick_empty: bool = False
-) -> float:
+def cards_down(game: Any) -> bool:
+    """Whether a card of the trick in progress is on the table."""
+    return not game.is_over and bool(game.view(None)["trick"])
+
+
+def game_between_hands(game: Any) -> bool:
+    """`between_hands` for a game: its events and the trick on the table."""
+    return between_hands(game.events, cards_down=cards_down(game))
+
+
+def bot_pause(events: Sequence[Any], phase: str, delay: float, *, trick_empty: bool) -> float:
     """Seconds a bot seat waits before its move, for a table whose bot delay is `delay` (0 in
     tests and benchmarks that want no waiting: then no pause at all). `trick_empty`: no card
     is on the table yet (a card played is no event: a finished trick is the last trick end
@@ -60,7 +72,7 @@ def bot_pause(
     if phase == "alone":
         return 0.0
     # The pauses scale with the delay (a time-lapse demo runs at 0.2 s).
-    if between_hands(events):
+    if between_hands(events, cards_down=not trick_empty):
         return HAND_END_PAUSE * delay
     if trick_empty and phase == "play" and _last_trick_ended_this_hand(events):
         return TRICK_PAUSE * delay

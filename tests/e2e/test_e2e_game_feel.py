@@ -47,9 +47,9 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> DemoReport:
                 return
             view = game.view(None)
             bot_to_act = any(table.bot_plays(s) for s in view["to_act"])
-            seen.append((str(view["phase"]), bot_to_act, pace.between_hands(game.events)))
+            seen.append((str(view["phase"]), bot_to_act, pace.game_between_hands(game)))
             this_hand = pace.trick_of_this_hand(game.events)
-            between = pace.between_hands(game.events)
+            between = pace.game_between_hands(game)
             trick_ended = view["phase"] == "play" and not view["trick"] and view["last_trick"]
             if trick_ended and this_hand and not between:
                 # A trick just ended within a hand (the hand's last one is its result, item 3,
@@ -59,7 +59,7 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> DemoReport:
                 scene = scene_of(table, None)
                 wait = pace.bot_pause(game.events, "play", 1.0, trick_empty=True)
                 kept.append((scene.view["trick"] == view["last_trick"]["cards"], wait))
-            if pace.between_hands(game.events):  # the result, on the table and every hand
+            if pace.game_between_hands(game):  # the result, on the table and every hand
                 texts = [render.table_message(table, None).content]
                 texts += [render.hand_message(table, s, None).content for s in range(4)]
                 shown_result.append(all("🏁" in text for text in texts))

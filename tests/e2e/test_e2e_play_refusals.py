@@ -56,6 +56,7 @@ async def test_lobby_refusals(emulator: Emulator, world: World, running_bot: Car
 async def test_game_refusals(emulator: Emulator, world: World, running_bot: CardTableBot) -> None:
     driver, lobby = await open_full_table(world, running_bot)
     await driver.start(lobby, world.alice)
+    await driver.settle()  # the bot seat may lead: its move is no refusal's doing
     table = driver.table
     version = table.version
     assert_refusal(await world.dave.click(driver.message, HAND_BUTTON), world.dave, "not seated")

@@ -10,8 +10,9 @@ import pytest
 
 from bot.pictures import samples, seat, table
 from bot.pictures.scene import scene_of, seat_scene_of
+from bot.tables import pace
 from bot.tables.games import forget_old_events
-from bot.tables.pace import between_hands
+from bot.tables.pace import game_between_hands
 from bot.texts import catalog_names, t
 from bot.ui.table import compact, render
 from bot.ui.words.cards import card_text
@@ -127,7 +128,7 @@ def test_the_hand_end_line_numbers_the_hand_that_ended_with_old_events_forgotten
     while not game.is_over and len(shown) < 4:
         seat = game.to_act[0]
         game.apply(seat, rng.choice(game.legal_actions(seat)))
-        if between_hands(game.events):
+        if game_between_hands(game):
             forget_old_events(game)
             line = compact.hand_end_line(table, str, None)
             assert line is not None
@@ -136,3 +137,67 @@ def test_the_hand_end_line_numbers_the_hand_that_ended_with_old_events_forgotten
     for line, hand_number in shown:  # the next hand is dealt: the one that ended is its number
         assert line.startswith(t("hand_end.euchre", None, hand=hand_number, team0=0, team1=0)[:8])
         assert f" {hand_number} " in line.split("—")[0], line
+
+
+@pytest.mark.parametrize("deal", ["seeded", "fair-v1"])
+def test_a_finished_round_stays_in_the_centre_even_when_tied(deal: str) -> None:
+    """Issue 30 item 2 for truco's tied rounds (T8): a tied first round leaves both pairs at
+    0 rounds won, yet it is this hand's round and stays in the table picture's centre until
+    the next card (found under load in the game-feel e2e: the picture showed the last hand
+    instead). Between two hands, also while a fair deal waits for its cut, the picture shows
+    the last hand's rounds and points."""
+    players = ["101", "102", "103", "104"]
+    options = {"deal": deal, "players": players} if deal == "fair-v1" else {}
+    ties = kept = between = 0
+    for seed in range(40):
+        table = make_table("truco", options, seed=seed)
+        game = table.game
+        assert game is not None
+        rng = random.Random(seed)
+        while not game.is_over:
+            if game.phase == "cut":
+                game.apply(game.view(None)["fair"]["cutter"], f"cut:{rng.random()}")
+            else:
+                seat = game.to_act[0]
+                game.apply(seat, rng.choice(game.legal_actions(seat)))
+            view = game.view(None)
+            scene = scene_of(table, None)
+            if game_between_hands(game):
+                between += 1
+                assert scene.last_hand_points is not None  # (no rounds: a run ended it)
+            elif view["phase"] == "play" and not view["trick"] and view["last_trick"]:
+                if game.events[-1].kind not in ("round_won", "round_tied"):
+                    continue  # a call or an answer after the round: still its centre
+                kept += 1
+                ties += view["last_trick"]["winner"] is None and not any(view["tricks_won"])
+                assert scene.view["trick"] == view["last_trick"]["cards"]
+    assert ties and kept and between
+
+
+def test_a_truco_hands_first_card_ends_the_last_hands_result() -> None:
+    """A card played is no event, and a truco hand often opens with one (T6): once it is on
+    the table the last hand's result is gone from the text and bots play at their move pace,
+    not the 2.5 s a hand's result stays (they dawdled through every first round)."""
+    opened = 0
+    for seed in range(20):
+        table = make_table("truco", {}, seed=seed)
+        game = table.game
+        assert game is not None
+        rng = random.Random(seed)
+        while not game.is_over:
+            before = game_between_hands(game)
+            seat = game.to_act[0]
+            action = rng.choice(game.legal_actions(seat))
+            game.apply(seat, action)
+            if before and game.view(None)["trick"]:  # the new hand's first card
+                opened += 1
+                assert not game_between_hands(game)
+                assert compact.hand_end_line(table, str, None) is None
+                pause = pace.bot_pause(game.events, game.phase, 1.0, trick_empty=False)
+                assert pause == pace.MOVE_SHARE
+            elif game_between_hands(game) and game.hand_number > 0:
+                assert compact.hand_end_line(table, str, None) is not None
+                assert pace.bot_pause(game.events, game.phase, 1.0, trick_empty=True) == (
+                    pace.HAND_END_PAUSE
+                )
+    assert opened > 20

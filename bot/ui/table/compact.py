@@ -53,7 +53,7 @@ def hand_end_line(table: Table, name_of: NameOf, locale: str | None) -> str | No
     if game is None:
         return None
     events: Sequence[Any] = game.events
-    end = pace.last_hand_end(events)
+    end = pace.last_hand_end(events, cards_down=pace.cards_down(game))
     if end is None:
         return None
     start = max(
