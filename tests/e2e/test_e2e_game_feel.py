@@ -9,16 +9,23 @@ demo's flow: the real bot on the emulator), then what the person and the channel
 - item 3: between two hands, the table and hand messages show the last hand's result; the
   seat picture of a new hand never shows the last hand's trick;
 - item 4: no picture shows a countdown; the hand's text carries Discord's `<t:…:R>`;
-- item 5: the demo ends with a short summary and writes the pictures the players saw.
+- item 5: the demo ends with a short summary and writes the pictures the players saw;
+- item 6: the pictures of the states the game went through (taken at each state as the bot
+  takes them, drawn afterwards with the bot's own drawing code, the texts they ask for spied):
+  the winner's score first as in the text, truco's "Last round", the partner's turn marker
+  clear of the partner's card, the small labels at least 22 px at 800 px wide.
 """
 
 from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Hashable
+from typing import Any
 
 import pytest
 
+from bot.pictures import seat, table
 from bot.pictures.scene import scene_of, seat_scene_of
 from bot.tables import pace
 from bot.tables.service import Table, TableService
@@ -39,10 +46,34 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> DemoReport:
     stale: list[int] = []
     shown_result: list[bool] = []
     kept: list[tuple[bool, float]] = []
+    scenes: dict[str, list[Any]] = {"over": [], "last": [], "partner": [], "table": []}
+
+    def take_scenes(table: Table) -> None:
+        """Item 6: the scenes of this state the pictures are drawn from (a few of each kind)."""
+        game = table.game
+        assert game is not None
+        view = game.view(None)
+        if game.is_over:
+            scenes["over"].append((scene_of(table, None), seat_scene_of(table, 0, None)))
+            return
+        def few(kind: str) -> bool:  # both games play at once: a few of each game's
+            return sum(s.game == table.game_name for s in scenes[kind]) < 20
+
+        if few("table"):
+            scenes["table"].append(scene_of(table, None))
+        seat_scene = seat_scene_of(table, 0, None)
+        if seat_scene and seat_scene.view["last_trick"] and few("last"):
+            scenes["last"].append(seat_scene)
+        for seat in range(4):
+            partner = (seat + 2) % 4
+            if partner in view["to_act"] and any(e["seat"] == partner for e in view["trick"]):
+                scenes["partner"].append(seat_scene_of(table, seat, None))
 
     def watch(service: TableService) -> None:
         def listener(table: Table, change: str) -> None:
             game = table.game
+            if game is not None and table.status != "lobby":
+                take_scenes(table)
             if game is None or game.is_over:
                 return
             view = game.view(None)
@@ -81,6 +112,7 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> DemoReport:
     result.stale = stale  # type: ignore[attr-defined]
     result.shown_result = shown_result  # type: ignore[attr-defined]
     result.kept = kept  # type: ignore[attr-defined]
+    result.scenes = scenes  # type: ignore[attr-defined]
     return result
 
 
@@ -216,3 +248,133 @@ def test_item5_the_demo_ends_with_a_short_summary(report: DemoReport) -> None:
     assert any(p.name.endswith("-hand.png") for p in pngs)
     # No developer words in what a newcomer reads.
     assert "state " not in text and "acknowledged" not in text
+
+
+def spied_texts(monkeypatch: pytest.MonkeyPatch, module: Any) -> list[tuple[str, dict[str, Any]]]:
+    """Every catalog text a picture module asks for, with its values."""
+    calls: list[tuple[str, dict[str, Any]]] = []
+    real = module.t
+
+    def recording(key: str, locale: str | None = None, **values: Any) -> str:
+        calls.append((key, values))
+        return str(real(key, locale, **values))
+
+    monkeypatch.setattr(module, "t", recording)
+    return calls
+
+
+def test_item6_the_pictures_put_the_winners_score_first_as_the_text(
+    report: DemoReport, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    over = report.scenes["over"]  # type: ignore[attr-defined]
+    assert {scene.game for scene, _ in over} == {"euchre", "truco"}
+    for index, played in enumerate(report.tables):
+        game = played.game
+        assert game is not None
+        winner, scores = game.view(None)["winner"], game.view(None)["scores"]
+        first, second = scores[winner], scores[1 - winner]
+        # The text: "Team N wins 12–2", never "2–12" for the winner.
+        final = table_message(report, index).versions[-1]
+        shown = text_of(final.components) + str(final.embeds)
+        assert f"{first}–{second}" in shown
+        for scene, seat_scene in (pair for pair in over if pair[0].game == played.game_name):
+            for module, draw in ((table, table.table_png), (seat, seat.seat_png)):
+                calls = spied_texts(monkeypatch, module)
+                draw(scene if module is table else seat_scene)
+                (values,) = [v for key, v in calls if key == "picture.winner"]
+                assert (values["a"], values["b"]) == (first, second)
+
+
+def test_item6_truco_pictures_say_last_round_and_euchre_last_trick(
+    report: DemoReport, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    last = report.scenes["last"]  # type: ignore[attr-defined]
+    assert {scene.game for scene in last} == {"euchre", "truco"}
+    for scene in last:
+        calls = spied_texts(monkeypatch, seat)
+        seat.seat_png(scene)
+        keys = {key for key, _ in calls}
+        if scene.game == "truco":
+            assert "picture.last_round" in keys and "picture.last_trick" not in keys
+        else:
+            assert "picture.last_trick" in keys and "picture.last_round" not in keys
+
+
+def test_item6_the_partners_turn_marker_is_clear_of_the_partners_card(
+    report: DemoReport, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A truco partner who has played may be to act again (answering a truco): the gold arrow
+    beside their plate once covered their card on the table."""
+    partner_turns = report.scenes["partner"]  # type: ignore[attr-defined]
+    assert partner_turns
+    for scene in partner_turns:
+        arrows: list[list[tuple[float, float]]] = []
+        cards: list[tuple[Hashable, tuple[int, int], tuple[int, int]]] = []
+        real_post_init, real_paste = seat.Pen.__post_init__, seat.Pen.paste
+
+        def post_init(pen: Any) -> None:
+            real_post_init(pen)
+            drawn = pen.draw
+
+            class Spy:
+                def __getattr__(self, name: str) -> Any:
+                    method = getattr(drawn, name)
+                    if name != "polygon":
+                        return method
+
+                    def polygon(points: Any, *args: Any, **kwargs: Any) -> Any:
+                        if kwargs.get("fill") == seat.TURN:
+                            arrows.append(list(points))
+                        return method(points, *args, **kwargs)
+
+                    return polygon
+
+            pen.draw = Spy()
+
+        def paste(pen: Any, sprite: Any, xy: tuple[int, int], key: Hashable) -> None:
+            cards.append((key, xy, sprite.size))
+            real_paste(pen, sprite, xy, key)
+
+        monkeypatch.setattr(seat.Pen, "__post_init__", post_init)
+        monkeypatch.setattr(seat.Pen, "paste", paste)
+        seat.seat_png(scene)
+        monkeypatch.undo()
+        partner = (scene.seat + 2) % 4
+        (code,) = [e["card"] for e in scene.view["trick"] if e["seat"] == partner]
+        dx, dy = seat.TRICK_OFFSETS[2]
+        boxes = [
+            (x, y, x + w, y + h)
+            for key, (x, y), (w, h) in cards
+            if isinstance(key, tuple) and key[:3] == ("card", code, seat.TABLE_CARD)
+            and abs(x + w / 2 - (seat.CENTRE[0] + dx)) < 2
+            and abs(y + h / 2 - (seat.CENTRE[1] + dy)) < 2
+        ]
+        assert len(boxes) == 1 and arrows
+        x0, y0, x1, y1 = boxes[0]
+        for arrow in arrows:
+            assert not any(x0 <= x <= x1 and y0 <= y <= y1 for x, y in arrow), (arrow, boxes)
+
+
+def test_item6_the_table_pictures_labels_are_22_px_at_800_px_wide(
+    report: DemoReport, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    drawn = report.scenes["table"]  # type: ignore[attr-defined]
+    assert {scene.game for scene in drawn} == {"euchre", "truco"}
+    sizes: dict[str, list[int]] = {}
+    real = table._text
+
+    def text(draw: Any, xy: Any, words: str, size: int, **kwargs: Any) -> None:
+        sizes.setdefault(words, []).append(size)
+        real(draw, xy, words, size, **kwargs)
+
+    monkeypatch.setattr(table, "_text", text)
+    for scene in drawn:
+        table.table_png(scene)
+    # The small labels: the target, the tricks (rounds) column, the dealer's note.
+    labels = [t("picture.target", None, target=target) for target in (5, 10, 12)]
+    labels += [t(f"picture.tricks.{game}", None) for game in ("euchre", "truco")]
+    labels += [t("picture.dealer", None)]
+    shown = [words for words in labels if words in sizes]
+    assert len(shown) >= 4, sorted(sizes)
+    for words in shown:
+        assert min(sizes[words]) * 800 / table.WIDTH >= 22, (words, sizes[words])
