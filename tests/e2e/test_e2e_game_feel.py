@@ -56,6 +56,7 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> DemoReport:
         if game.is_over:
             scenes["over"].append((scene_of(table, None), seat_scene_of(table, 0, None)))
             return
+
         def few(kind: str) -> bool:  # both games play at once: a few of each game's
             return sum(s.game == table.game_name for s in scenes[kind]) < 20
 
@@ -64,10 +65,10 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> DemoReport:
         seat_scene = seat_scene_of(table, 0, None)
         if seat_scene and seat_scene.view["last_trick"] and few("last"):
             scenes["last"].append(seat_scene)
-        for seat in range(4):
-            partner = (seat + 2) % 4
+        for mine in range(4):
+            partner = (mine + 2) % 4
             if partner in view["to_act"] and any(e["seat"] == partner for e in view["trick"]):
-                scenes["partner"].append(seat_scene_of(table, seat, None))
+                scenes["partner"].append(seat_scene_of(table, mine, None))
 
     def watch(service: TableService) -> None:
         def listener(table: Table, change: str) -> None:
@@ -300,6 +301,48 @@ def test_item6_truco_pictures_say_last_round_and_euchre_last_trick(
             assert "picture.last_trick" in keys and "picture.last_round" not in keys
 
 
+Pasted = tuple[Hashable, tuple[int, int], tuple[int, int]]  # key, top left, size
+
+
+def drawn_arrows_and_cards(
+    scene: Any, monkeypatch: pytest.MonkeyPatch
+) -> tuple[list[list[tuple[float, float]]], list[Pasted]]:
+    """Draw a seat picture, noting its gold polygons (turn arrows) and every sprite pasted."""
+    arrows: list[list[tuple[float, float]]] = []
+    cards: list[Pasted] = []
+    real_post_init, real_paste = seat.Pen.__post_init__, seat.Pen.paste
+
+    class Spy:
+        def __init__(self, drawn: Any) -> None:
+            self.drawn = drawn
+
+        def __getattr__(self, name: str) -> Any:
+            method = getattr(self.drawn, name)
+            if name != "polygon":
+                return method
+
+            def polygon(points: Any, *args: Any, **kwargs: Any) -> Any:
+                if kwargs.get("fill") == seat.TURN:
+                    arrows.append(list(points))
+                return method(points, *args, **kwargs)
+
+            return polygon
+
+    def post_init(pen: Any) -> None:
+        real_post_init(pen)
+        pen.draw = Spy(pen.draw)
+
+    def paste(pen: Any, sprite: Any, xy: tuple[int, int], key: Hashable) -> None:
+        cards.append((key, xy, sprite.size))
+        real_paste(pen, sprite, xy, key)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(seat.Pen, "__post_init__", post_init)
+        patched.setattr(seat.Pen, "paste", paste)
+        seat.seat_png(scene)
+    return arrows, cards
+
+
 def test_item6_the_partners_turn_marker_is_clear_of_the_partners_card(
     report: DemoReport, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -308,44 +351,15 @@ def test_item6_the_partners_turn_marker_is_clear_of_the_partners_card(
     partner_turns = report.scenes["partner"]  # type: ignore[attr-defined]
     assert partner_turns
     for scene in partner_turns:
-        arrows: list[list[tuple[float, float]]] = []
-        cards: list[tuple[Hashable, tuple[int, int], tuple[int, int]]] = []
-        real_post_init, real_paste = seat.Pen.__post_init__, seat.Pen.paste
-
-        def post_init(pen: Any) -> None:
-            real_post_init(pen)
-            drawn = pen.draw
-
-            class Spy:
-                def __getattr__(self, name: str) -> Any:
-                    method = getattr(drawn, name)
-                    if name != "polygon":
-                        return method
-
-                    def polygon(points: Any, *args: Any, **kwargs: Any) -> Any:
-                        if kwargs.get("fill") == seat.TURN:
-                            arrows.append(list(points))
-                        return method(points, *args, **kwargs)
-
-                    return polygon
-
-            pen.draw = Spy()
-
-        def paste(pen: Any, sprite: Any, xy: tuple[int, int], key: Hashable) -> None:
-            cards.append((key, xy, sprite.size))
-            real_paste(pen, sprite, xy, key)
-
-        monkeypatch.setattr(seat.Pen, "__post_init__", post_init)
-        monkeypatch.setattr(seat.Pen, "paste", paste)
-        seat.seat_png(scene)
-        monkeypatch.undo()
+        arrows, cards = drawn_arrows_and_cards(scene, monkeypatch)
         partner = (scene.seat + 2) % 4
         (code,) = [e["card"] for e in scene.view["trick"] if e["seat"] == partner]
         dx, dy = seat.TRICK_OFFSETS[2]
         boxes = [
             (x, y, x + w, y + h)
             for key, (x, y), (w, h) in cards
-            if isinstance(key, tuple) and key[:3] == ("card", code, seat.TABLE_CARD)
+            if isinstance(key, tuple)
+            and key[:3] == ("card", code, seat.TABLE_CARD)
             and abs(x + w / 2 - (seat.CENTRE[0] + dx)) < 2
             and abs(y + h / 2 - (seat.CENTRE[1] + dy)) < 2
         ]
