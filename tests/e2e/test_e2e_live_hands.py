@@ -143,7 +143,9 @@ async def test_a_hand_that_cannot_act_is_paced_and_drawn_at_once_when_its_turn_c
 ) -> None:
     """Issue 13 item 7: three bots play between two turns of their one human, 50 ms apart. The
     human's hand is not redrawn for each bot card (the table message shows them): one edit,
-    when the turn comes back, and at once — long before the pace would allow another."""
+    when the turn comes back, and at once — long before the pace would allow another. (Since
+    issue 31 a click is answered before its picture is drawn: the picture of the answered
+    state follows in one more edit, the only other one.)"""
     scale_rate_limits(emulator, running_bot, per=1.0)
     live = live_hands_of(running_bot, emulator)
     live.pace = 30.0
@@ -162,7 +164,7 @@ async def test_a_hand_that_cannot_act_is_paced_and_drawn_at_once_when_its_turn_c
         turns += 1
     edited = [b - a for a, b in itertools.pairwise(after_clicks)]
     # (None when the answer to the click already showed the next turn.)
-    assert turns == 8 and max(edited) == 1, edited
+    assert turns == 8 and max(edited) <= 2 and 2 in edited, edited
     driver.assert_no_failures()
 
 
@@ -187,13 +189,14 @@ async def test_a_token_older_than_15_minutes_is_never_used_and_refresh_revives_t
     hands = await open_hands(driver)
     watcher, mover, seat = await watcher_and_mover(driver)
     watched = hands[watcher.id]
-    before_versions, before_edits = len(watched.versions), webhook_edits(emulator)
+    token = token_of(emulator, watched)
+    before_versions, before_edits = len(watched.versions), webhook_edits(emulator, token)
 
     emulator.clock.advance(16 * MINUTE)
     # The mover's buttons are still current: the click is a new interaction with a new token.
     await play_in_hand(driver, hands[mover.id], mover, seat, random.Random(1))
     await live.idle()
-    assert webhook_edits(emulator) == before_edits, "no edit through a dead token"
+    assert webhook_edits(emulator, token) == before_edits, "no edit through a dead token"
     assert len(watched.versions) == before_versions
     assert not emulator.take_violations(50027)
     assert not live.is_live(table.id, watcher.id)
@@ -215,8 +218,13 @@ async def test_a_token_older_than_15_minutes_is_never_used_and_refresh_revives_t
         if person is not watcher:
             break
     # Another person's move reaches the refreshed hand with no click of the watcher.
-    await watched.wait_until(lambda m: len(m.versions) > refreshed)
-    assert f":{table.version}:" in "".join(b.custom_id or "" for b in watched.buttons)
+    # (the refreshed hand's own picture may come first, issue 31: then the move's edit)
+    await watched.wait_until(
+        lambda m: (
+            len(m.versions) > refreshed
+            and f":{table.version}:" in "".join(b.custom_id or "" for b in m.buttons)
+        )
+    )
     driver.assert_no_failures()
 
 
@@ -259,6 +267,7 @@ async def test_a_hand_about_to_go_quiet_says_it_may_need_a_refresh(
 
     # A hand nobody changed gets its last edit from the periodic sweep.
     assert live.is_live(table.id, watcher.id)
+    await live.idle()  # (the answered click's picture, if it was not drawn in time)
     quiet = len(watched.versions)
     emulator.clock.advance(13.5 * MINUTE)
     live.sweep()

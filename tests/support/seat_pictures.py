@@ -134,7 +134,7 @@ async def play_alone_with_pictures(
     ui = ui_of(bot)
     # However busy this machine, every answer waits for its picture (deferred past the
     # acknowledgement deadline): no hand update here goes text-first.
-    ui.seat_pictures.wait = 60.0
+    ui.seat_pictures.wait = ui.seat_pictures.answer_wait = 60.0
     ui.live_hands.pace = 0.05
     person = world.alice
     driver = LookingPlayer(world.emu, bot, world.table, [person])

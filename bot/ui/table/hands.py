@@ -111,11 +111,16 @@ class HandAnswers(TableAnswering):
     async def _hand_parts(
         self, table: Table, seat: int, locale: str, shown: Shown, note: str | None = None
     ) -> MessageParts:
-        """The seat's hand message with its picture, for a message that shows `shown` now."""
+        """The seat's hand message with its picture, for a message that shows `shown` now. A
+        message that shows a picture is answered at once and keeps it until the live hand
+        brings the new one (bot/ui/table/seat_picture.py)."""
         pictures = self.seat_pictures
         parts = await locked_hand(table, seat, locale, self.card_emojis, note, pictures)
+        keep = isinstance(shown, tuple)
         try:
-            await pictures.attach(parts, shown, pictures.wait)
+            await pictures.attach(
+                parts, shown, pictures.answer_wait if keep else pictures.wait, keep=keep
+            )
         except BaseException:
             detach(parts.view)
             raise

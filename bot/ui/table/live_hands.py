@@ -27,7 +27,9 @@ version — when the token is young enough and the hand would look different.
   `TableService.act` and answered with the current hand.
 - The hand's own picture (bot/ui/table/seat_picture.py) is part of what it shows: a new picture goes
   with the edit that carries the text (one upload), an unchanged one is kept, not sent again. An
-  answer that went without its picture (not drawn in time) is followed by an edit bringing it.
+  answer that went without its picture (a click is answered at once) is followed, as soon as the
+  picture is drawn and whatever the pace, by an edit bringing it; a picture older than the text
+  beside it is taken away after `STALE_FOR` seconds if the new one is still not drawn.
 
 Memory: one small `_Hand` per player who opened a hand in the last 14 minutes.
 """
@@ -52,7 +54,7 @@ from bot.ui.kit.card_emojis import CardEmojis
 from bot.ui.kit.layout import CONTAINER, TEXT_DISPLAY, flat
 from bot.ui.kit.message_parts import MessageParts, detach
 from bot.ui.table import render
-from bot.ui.table.seat_picture import UNKNOWN, SeatPictures, Shown
+from bot.ui.table.seat_picture import STALE_FOR, UNKNOWN, SeatPictures, Shown
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +84,7 @@ class _Hand:
     dirty: bool = False
     edited: float = 0.0  # loop time of the last edit (or answer) of the message
     wake: asyncio.Event | None = None  # set while the worker rests between paced edits
+    stale_since: float | None = None  # loop time since which its picture is older than its text
 
 
 def fingerprint(parts: MessageParts) -> int:
@@ -124,6 +127,7 @@ class LiveHands:
         self.note_after = note_after
         self.sweep_every = sweep_every
         self.pace = pace
+        self.stale_for = STALE_FOR
         self._hands: dict[Key, _Hand] = {}
         self._by_table: dict[int, set[int]] = {}
         self._answering: dict[Key, int] = {}  # clicks on the hand being answered
@@ -169,6 +173,7 @@ class LiveHands:
         # Sent without the picture it should have (not drawn in time): not drawn yet, so the
         # worker's next look brings the picture.
         complete = parts.seat_scene is None or parts.picture == parts.seat_scene.key
+        now = asyncio.get_running_loop().time()
         self._hands[key] = _Hand(
             token=interaction.token,
             message_id=message_id,
@@ -177,7 +182,8 @@ class LiveHands:
             shown=fingerprint(parts),
             drawn=(parts.version, False) if complete else None,
             picture=parts.picture,
-            edited=asyncio.get_running_loop().time(),
+            edited=now,
+            stale_since=None if complete or parts.picture is None else now,
         )
         self._by_table.setdefault(table_id, set()).add(interaction.user.id)
         if self._sweeper is None or self._sweeper.done():
@@ -264,6 +270,8 @@ class LiveHands:
     def _rest_before_edit(self, key: Key, hand: _Hand) -> float:
         """Seconds to wait before the next edit: 0 when the hand's seat may act (or the game is
         over, or anything else happened to the table); otherwise what is left of the pace."""
+        if hand.drawn is None:
+            return 0.0  # it lacks its picture (or we do not know what it shows): at once
         table = self._service.find(key[0])
         game = table.game if table is not None else None
         if table is None or table.closed or game is None or game.is_over:
@@ -296,7 +304,11 @@ class LiveHands:
                 parts.seat_scene = self._pictures.take(table, seat, hand.locale)
         try:
             if self._pictures is not None:
-                await self._pictures.attach(parts, hand.picture, PICTURE_WAIT)
+                wait = PICTURE_WAIT
+                if hand.stale_since is not None:  # never a stale picture past `stale_for`
+                    left = hand.stale_since + self.stale_for - asyncio.get_running_loop().time()
+                    wait = max(0.0, left)
+                await self._pictures.attach(parts, hand.picture, wait)
                 if key in self._answering or self._hands.get(key) is not hand:
                     # A click on the hand came while its picture was drawn: the answer shows
                     # the newer state (and the picture it shows is no longer `hand.picture`);
@@ -328,6 +340,10 @@ class LiveHands:
         if current is hand:
             hand.shown, hand.drawn, hand.picture = shown, drawn, parts.picture
             hand.edited = asyncio.get_running_loop().time()
+            hand.stale_since = None
+            if parts.seat_scene is not None and parts.picture != parts.seat_scene.key:
+                # The text went alone (its picture not drawn in time): the next look brings it.
+                hand.drawn, hand.dirty = None, True
         elif current is not None and current.message_id == hand.message_id:
             # A click on this message was answered while our edit was on its way, which may
             # have landed after that answer: draw the latest state again with the new token.

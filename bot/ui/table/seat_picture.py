@@ -7,10 +7,16 @@ attachments out, which keeps them (Discord's edits are partial: a field left out
 so nothing is uploaded again. The text stays complete for screen readers and for tables whose
 `pictures` setting is off (then the message has no attachment).
 
-A picture is waited for at most `wait` seconds: past that the text goes alone (never a stale
-picture beside it) and the live hand brings the picture in a later edit, once it is drawn. The
-3 s answer is never at stake: the wait runs inside the click's work, which is deferred at the
-acknowledgement deadline like any slow work.
+A new hand message ("Show my hand") waits for its picture at most `wait` seconds: past that the
+text goes alone and the live hand brings the picture in a later edit, once it is drawn.
+
+A click on a hand message that shows a picture (a card played, a call, Refresh) is answered at
+once (issue 31): the text and buttons of the new state go out with no wait, the message keeping
+the picture it shows; the live hand (bot/ui/table/live_hands.py) sends the new picture through
+the interaction token as soon as it is drawn, a few milliseconds later. A picture older than the
+text beside it is shown at most `STALE_FOR` seconds: past that the live hand takes it away (the
+text alone) until the new one is drawn. The 3 s answer is never at stake: a wait runs inside the
+click's work, which is deferred at the acknowledgement deadline like any slow work.
 """
 
 from __future__ import annotations
@@ -43,6 +49,10 @@ URL = f"attachment://{FILENAME}"
 # Seconds a hand update waits for its picture before the text goes alone (a picture takes
 # ~10 ms in the worker; this is for a worker that is starting or starved).
 PICTURE_WAIT = 2.5
+# Seconds a click's answer waits for its picture (0: at once, the message keeps the one it shows).
+ANSWER_WAIT = 0.0
+# Seconds at most that a hand shows a picture older than its text (the bound of issue 31).
+STALE_FOR = 2.5
 
 PictureKey = tuple[Any, ...]  # SeatScene.key: what a picture shows
 
@@ -62,10 +72,18 @@ class SeatPictures:
 
     KEEP = 32  # a live hand is redrawn right after a change; older ones are not reused
 
-    def __init__(self, clock: Callable[[], float] = time.time, wait: float = PICTURE_WAIT) -> None:
+    def __init__(
+        self,
+        clock: Callable[[], float] = time.time,
+        wait: float = PICTURE_WAIT,
+        answer_wait: float = ANSWER_WAIT,
+    ) -> None:
         # The table service's clock: a scene turns the turn deadline into seconds left.
         self.clock = clock
-        self.wait = wait  # public so a test can make every answer wait, or none
+        # Public so a test can make every answer wait, or none: a new hand message's wait, and
+        # a click's on a hand that shows a picture.
+        self.wait = wait
+        self.answer_wait = answer_wait
         self._latest: OrderedDict[tuple[int, int], tuple[PictureKey, bytes]] = OrderedDict()
         self._drawing: dict[PictureKey, asyncio.Task[bytes]] = {}
         self.drawn = 0
@@ -123,10 +141,14 @@ class SeatPictures:
         assert data is not None
         return [_file(data, scene.locale)]
 
-    async def attach(self, parts: MessageParts, shown: Shown, wait: float | None) -> None:
+    async def attach(
+        self, parts: MessageParts, shown: Shown, wait: float | None, *, keep: bool = False
+    ) -> None:
         """Give the hand message `parts` its picture, for a message that shows `shown` now:
         kept when it is the same picture, uploaded when it is new (if drawn within `wait`
-        seconds), and removed when there is none to show (pictures off, or not drawn yet)."""
+        seconds), and removed when there is none to show (pictures off, or not drawn yet).
+        `keep`: a new picture not drawn in time leaves the message the one it shows (a click's
+        answer: the live hand brings the new one, within STALE_FOR seconds)."""
         scene = parts.seat_scene
         data = None
         if scene is not None and shown != scene.key:
@@ -138,6 +160,8 @@ class SeatPictures:
             parts.picture, parts.files = scene.key, None  # the message keeps its attachment
         elif scene is not None and data is not None:
             parts.picture, parts.files = scene.key, [_file(data, scene.locale)]
+        elif scene is not None and keep and isinstance(shown, tuple):
+            parts.picture, parts.files = shown, None  # for now: the live hand brings the new
         else:
             parts.picture = None
             parts.files = None if shown is None else []  # never a stale picture
