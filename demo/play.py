@@ -207,6 +207,7 @@ class DemoPlayer:
             lines = "\n".join(_texts(final.components)).splitlines()
             titled = [i for i, line in enumerate(lines) if line.startswith("### ")]
             result = lines[titled[0] + 1] if titled and titled[0] + 1 < len(lines) else lines[0]
+            result = result.removeprefix("🏆 ")  # the compact result's first line
         self.transcript.say()
         self.last_result = plain(result, self.transcript.names)
         self.transcript.say(f"Result of {demo.title}: {self.last_result}")

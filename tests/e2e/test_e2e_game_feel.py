@@ -19,12 +19,14 @@ demo's flow: the real bot on the emulator), then what the person and the channel
 from __future__ import annotations
 
 import asyncio
+import random
 import re
 from collections.abc import Hashable
 from typing import Any
 
 import pytest
 
+from bot.client import CardTableBot
 from bot.pictures import seat, table
 from bot.pictures.scene import scene_of, seat_scene_of
 from bot.tables import pace
@@ -33,11 +35,16 @@ from bot.texts import t
 from bot.ui.kit.layout import flat
 from bot.ui.table import render, seat_picture, table_picture
 from demo.play import PLAYER_NAME, DemoReport, play_demo
+from emulator import Emulator
 from emulator.limits import IS_COMPONENTS_V2
 from emulator.state import Message, MessageVersion
+from tests.support.live_hands import seat_and_start
+from tests.support.play_driver import scale_rate_limits
 from tests.support.shown import text_of
+from tests.support.world import World
 
 SEED = 30
+TABLE_CARD = seat.TABLE_CARD
 
 
 @pytest.fixture(scope="module")
@@ -66,8 +73,7 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> DemoReport:
         if seat_scene and seat_scene.view["last_trick"] and few("last"):
             scenes["last"].append(seat_scene)
         for mine in range(4):
-            partner = (mine + 2) % 4
-            if partner in view["to_act"] and any(e["seat"] == partner for e in view["trick"]):
+            if (mine + 2) % 4 in view["to_act"] and few("partner"):
                 scenes["partner"].append(seat_scene_of(table, mine, None))
 
     def watch(service: TableService) -> None:
@@ -170,6 +176,24 @@ def test_item1_the_table_message_is_a_compact_layout(report: DemoReport, index: 
     assert any(line.startswith("-# ") for v in shown for line in lines(v))
 
 
+@pytest.mark.parametrize("index", [0, 1])
+def test_item1_the_result_is_as_short_beside_its_picture(report: DemoReport, index: int) -> None:
+    """The table message after the game: who won and by how much, the story's start, who is
+    ready, at most 6 lines beside the last picture; the log, the rules and the whole story
+    one click away (📜 Log & rules), with Replay and Review."""
+    message = table_message(report, index)
+    results = [v for v in message.versions if t("result.button.again", None) in str(v.components)]
+    assert results
+    for version in results:
+        assert version.flags & IS_COMPONENTS_V2 and not version.content and not version.embeds
+        assert len(lines(version)) <= 6, lines(version)
+        urls = [a["url"] for a in version.attachments if a["filename"] == table_picture.FILENAME]
+        assert galleries(version) == urls and len(urls) == 1
+        labels = [b["label"] for b in flat(version.components) if "label" in b]
+        assert {"📜 Log & rules", "Replay", "Review my play"} <= set(labels), labels
+        assert lines(version)[0].startswith("🏆 ")
+
+
 def test_item1_the_hand_message_is_a_layout_of_at_most_four_lines(report: DemoReport) -> None:
     versions = hand_versions(report)
     assert versions
@@ -207,16 +231,44 @@ def test_item2_a_finished_trick_stays_on_the_table_about_one_and_a_half_seconds(
 
 
 def test_item3_the_hands_result_shows_between_hands(report: DemoReport) -> None:
-    ended = re.compile(r"🏁 Hand \d+ over — (tricks|rounds) \d–\d: ")
     # Every state between two hands, in both games, shows the result on the table message
     # and on every seat's hand message (drawn as the bot draws them, at that very state).
     shown = report.shown_result  # type: ignore[attr-defined]
     assert shown and all(shown)
-    # And the channel saw it: bots wait before the next hand's first move (here, at zero
-    # delay, a person who acts first in the new hand holds that state).
-    versions = in_play(table_message(report, 0).versions)
-    assert any(ended.search(text_of(v.components)) for v in versions)
-    assert any(ended.search(text_of(v.components)) for v in hand_versions(report))
+    # What the channel saw: the four-people test below holds each state and reads it there
+    # (here bots play at zero delay, so the next hand's first move may follow at once).
+
+
+@pytest.mark.parametrize(("command", "target"), [("euchre new", 5), ("truco new", 6)])
+async def test_item3_four_people_see_each_hands_result_until_the_next_first_move(
+    emulator: Emulator, world: World, running_bot: CardTableBot, command: str, target: int
+) -> None:
+    """Four people (each in their own language): a hand's result stays on the table message
+    and on a hand message until someone makes the next hand's first move (a person's click is
+    the "deal")."""
+    ended = re.compile(r"🏁 .+ \d–\d ?: ")
+    scale_rate_limits(emulator, running_bot, per=1.0)
+    driver = await seat_and_start(world, running_bot, command, 4, target=target, turn_timer=0)
+    rng = random.Random(30)
+
+    def no_raise(view: Any, seat: int, legal: list[str]) -> str:
+        """Any move but truco's raises (a game of one hand raised to twelve has no next)."""
+        return rng.choice([a for a in legal if a not in ("truco", "raise")] or legal)
+
+    seen = 0
+    while seen < 2 and await driver.step(rng, no_raise):
+        game = driver.table.game
+        assert game is not None
+        if game.is_over or not pace.game_between_hands(game):
+            continue
+        await driver.settle()  # the table message shows this very state: the result
+        assert ended.search(text_of(driver.message.versions[-1].components))
+        person = driver.person_at(game.to_act[0] if game.to_act else 0)
+        hand = await person.click(driver.message, "Show my hand")
+        assert ended.search(text_of(hand.versions[-1].components)), hand.versions[-1]
+        seen += 1
+    assert seen == 2
+    driver.assert_no_failures()
 
 
 def test_item3_a_new_hands_picture_shows_no_old_trick(report: DemoReport) -> None:
@@ -347,22 +399,27 @@ def test_item6_the_partners_turn_marker_is_clear_of_the_partners_card(
     report: DemoReport, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A truco partner who has played may be to act again (answering a truco): the gold arrow
-    beside their plate once covered their card on the table."""
+    beside their plate once covered their card on the table. Every picture where the partner
+    is to act keeps the arrow clear of the place of that card."""
     partner_turns = report.scenes["partner"]  # type: ignore[attr-defined]
-    assert partner_turns
+    assert {scene.game for scene in partner_turns} == {"euchre", "truco"}
     for scene in partner_turns:
         arrows, cards = drawn_arrows_and_cards(scene, monkeypatch)
+        # Where the partner's card lies on the table: as drawn, or where it will be drawn.
         partner = (scene.seat + 2) % 4
-        (code,) = [e["card"] for e in scene.view["trick"] if e["seat"] == partner]
-        dx, dy = seat.TRICK_OFFSETS[2]
+        played = [e["card"] for e in scene.view["trick"] if e["seat"] == partner]
         boxes = [
             (x, y, x + w, y + h)
             for key, (x, y), (w, h) in cards
-            if isinstance(key, tuple)
-            and key[:3] == ("card", code, seat.TABLE_CARD)
-            and abs(x + w / 2 - (seat.CENTRE[0] + dx)) < 2
-            and abs(y + h / 2 - (seat.CENTRE[1] + dy)) < 2
+            if played and isinstance(key, tuple) and key[:3] == ("card", played[0], TABLE_CARD)
         ]
+        if not played:
+            width, height = seat._sprite("AS", TABLE_CARD, "").size
+            x, y = (
+                seat.CENTRE[0] + seat.TRICK_OFFSETS[2][0],
+                seat.CENTRE[1] + seat.TRICK_OFFSETS[2][1],
+            )
+            boxes = [(x - width / 2, y - height / 2, x + width / 2, y + height / 2)]
         assert len(boxes) == 1 and arrows
         x0, y0, x1, y1 = boxes[0]
         for arrow in arrows:
@@ -385,7 +442,7 @@ def test_item6_the_table_pictures_labels_are_22_px_at_800_px_wide(
     for scene in drawn:
         table.table_png(scene)
     # The small labels: the target, the tricks (rounds) column, the dealer's note.
-    labels = [t("picture.target", None, target=target) for target in (5, 10, 12)]
+    labels = [t("picture.target", None, target=target) for target in (5, 6, 10, 12)]
     labels += [t(f"picture.tricks.{game}", None) for game in ("euchre", "truco")]
     labels += [t("picture.dealer", None)]
     shown = [words for words in labels if words in sizes]

@@ -11,6 +11,7 @@ import discord
 
 from bot.engine.common import team_of
 from bot.tables.service import Table
+from bot.tables.story import story_lines, table_story
 from bot.texts import n, t
 from bot.ui.fair import deals as fair_deal
 from bot.ui.kit.components import Buttons
@@ -335,6 +336,16 @@ def log_answer(table: Table, locale: str | None) -> str:
     """ "📜 Log & rules", privately: the latest moves, the rules in force, the fair deal's full
     commitments and reveals (what the compact table message leaves out)."""
     lines = [f"**{t('table.field.log', locale)}**", *log_lines(table, locale, limit=LOG_ANSWER)]
+    game = table.game
+    if game is not None and game.is_over and table.record.started_at is not None:
+        # After the game (issue 30): the whole story the compact result begins.
+        story = story_lines(
+            table_story(table),
+            lambda seat: seat_name(table, seat, locale),
+            lambda team: team_name(team, locale),
+            locale,
+        )
+        lines += [f"**{t('result.story', locale)}**", *story]
     lines += [f"**{t('lobby.options', locale)}**", options_summary(table, locale)]
     fair = fair_deal.table_lines(table, locale)
     if fair:

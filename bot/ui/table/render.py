@@ -44,7 +44,12 @@ from bot.ui.table.message_bits import (
     relative_time,
 )
 from bot.ui.table.pings import ping_key, ping_message
-from bot.ui.table.result_message import closed_message, moved_message, result_message
+from bot.ui.table.result_message import (
+    closed_message,
+    compact_result_message,
+    moved_message,
+    result_message,
+)
 from bot.ui.table.table_picture import URL as PICTURE_URL
 from bot.ui.table.table_picture import wants_picture
 
@@ -69,7 +74,7 @@ def table_message(
             parts.embed.set_image(url=PICTURE_URL)
         return parts
     if table.game.is_over:
-        parts = result_message(table, locale)
+        parts = compact_result_message(table, locale) if picture else result_message(table, locale)
     elif picture:
         parts = compact_game_message(table, locale)
     else:  # no picture: the complete text, for screen readers

@@ -3,6 +3,8 @@ closed, and once it has moved to a new message."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 
 from bot.engine.common import team_of
@@ -14,6 +16,7 @@ from bot.ui.kit.components import Buttons
 from bot.ui.kit.custom_ids import ended_game_at, table_button_id
 from bot.ui.kit.layout import Layout
 from bot.ui.kit.message_parts import COLOURS, MessageParts
+from bot.ui.table import compact
 from bot.ui.table.game_message import _team_fields, log_lines
 from bot.ui.table.message_bits import Style, _footer, _notice, as_layout, jump_url
 from bot.ui.words import round_words
@@ -22,13 +25,11 @@ from bot.ui.words.seats import game_title, seat_name
 
 
 def result_message(table: Table, locale: str | None = None) -> MessageParts:
+    """The complete result (pictures off: every line, for screen readers)."""
     game = table.game
     assert game is not None
     view = game.view(None)
-    winner = view["winner"]
-    winners = t("table.and", locale).join(
-        seat_name(table, s, locale) for s in range(4) if team_of(s) == winner
-    )
+    winners = _winners(table, view, locale)
     embed = discord.Embed(
         title=t("result.title", locale, game=game_title(table.game_name, locale)),
         description=round_words.result_description(view, winners, locale),
@@ -36,16 +37,9 @@ def result_message(table: Table, locale: str | None = None) -> MessageParts:
     )
     _team_fields(embed, table, view, locale, markers=False)
     if "games_won" in view and table.game_name == "truco":
-        games = view["games_won"]
         embed.add_field(
             name=t("table.field.match", locale, games=view["match"]),
-            value=t(
-                "result.match",
-                locale,
-                team=team_name(winner, locale),
-                won=games[winner],
-                lost=games[1 - winner],
-            ),
+            value=_match_line(view, locale),
             inline=False,
         )
     if table.result is not None and table.result.margin is not None:
@@ -61,21 +55,81 @@ def result_message(table: Table, locale: str | None = None) -> MessageParts:
         )
     fair_deal.add_field(embed, table, locale)
     embed.set_footer(text=_footer(table, locale))
-    ready = table.record.ready
-    humans = table.humans()
     embed.add_field(
-        name=t("result.button.again", locale),
-        value=t(
-            "result.ready",
-            locale,
-            players=", ".join(f"<@{u}>" for u in ready),
-            count=len(ready),
-            total=len(humans),
-        )
-        if ready
-        else t("result.ready_none", locale),
-        inline=False,
+        name=t("result.button.again", locale), value=_ready_line(table, locale), inline=False
     )
+    buttons = _result_buttons(table, locale)
+    story = _story(table, locale)
+    if story:
+        embed.add_field(
+            name=t("result.story", locale), value="\n".join(story)[-1024:], inline=False
+        )
+    content = _notice(table, locale) + round_words.result_content(view, winners, locale)
+    return MessageParts(content=content, embed=embed, view=buttons)
+
+
+def compact_result_message(table: Table, locale: str | None = None) -> MessageParts:
+    """The result beside the table picture (issue 30 item 1): at most six short lines — who
+    won and by how much, the match or the rubber, the story's first lines, who is ready for
+    another game, the table. The hand log, the rules and the deals' reveals are behind
+    "📜 Log & rules"; the whole story behind Review."""
+    game = table.game
+    assert game is not None
+    view = game.view(None)
+    description = round_words.result_description(view, _winners(table, view, locale), locale)
+    standing = []
+    if "games_won" in view and table.game_name == "truco":
+        standing.append(_match_line(view, locale))
+    if table.result is not None and table.result.margin is not None:
+        standing.append(t("result.margin", locale, margin=table.result.margin))
+    notice = _notice(table, locale).strip()
+    lines = [
+        " ".join(part for part in (notice, "🏆 " + description) if part),
+        " · ".join(standing),
+        *_story(table, locale)[:2],
+        _ready_line(table, locale),
+        compact.small(t("table.footer", locale, table=table.id)),
+    ]
+    buttons = _result_buttons(table, locale)
+    buttons.add(table_button_id(table.id, "log"), label=t("table.button.log", locale), row=1)
+    layout = Layout(compact.at_most(lines, compact.TABLE_LINES), buttons)
+    return MessageParts(content=layout.text, embed=None, view=layout)
+
+
+def _winners(table: Table, view: dict[str, Any], locale: str | None) -> str:
+    return t("table.and", locale).join(
+        seat_name(table, s, locale) for s in range(4) if team_of(s) == view["winner"]
+    )
+
+
+def _match_line(view: dict[str, Any], locale: str | None) -> str:
+    winner, games = view["winner"], view["games_won"]
+    return t(
+        "result.match",
+        locale,
+        team=team_name(winner, locale),
+        won=games[winner],
+        lost=games[1 - winner],
+    )
+
+
+def _ready_line(table: Table, locale: str | None) -> str:
+    ready = table.record.ready
+    if not ready:
+        return t("result.ready_none", locale)
+    return t(
+        "result.ready",
+        locale,
+        players=", ".join(f"<@{u}>" for u in ready),
+        count=len(ready),
+        total=len(table.humans()),
+    )
+
+
+def _result_buttons(table: Table, locale: str | None) -> Buttons:
+    """Play again, Start now, Leave; then the game's replay, review and record (issue 22):
+    their ids carry the table and the moment the game started, which storage turns into the
+    recorded game's id."""
     buttons = Buttons()
     buttons.add(
         table_button_id(table.id, "again"),
@@ -84,31 +138,27 @@ def result_message(table: Table, locale: str | None = None) -> MessageParts:
     )
     buttons.add(table_button_id(table.id, "go"), label=t("result.button.start_now", locale))
     buttons.add(table_button_id(table.id, "leave"), label=t("table.button.leave", locale))
-    _after_game(embed, buttons, table, locale)
-    content = _notice(table, locale) + round_words.result_content(view, winners, locale)
-    return MessageParts(content=content, embed=embed, view=buttons)
+    started_at = table.record.started_at
+    if table.game is not None and started_at is not None:
+        for verb, key in (("open", "replay"), ("review", "review"), ("export", "export")):
+            buttons.add(
+                ended_game_at(table.id, started_at, verb),
+                label=t(f"replay.button.{key}", locale),
+                row=1,
+            )
+    return buttons
 
 
-def _after_game(embed: discord.Embed, buttons: Buttons, table: Table, locale: str | None) -> None:
-    """The game's story, and its replay, review and record (issue 22): the buttons carry the
-    table and the moment the game started, which storage turns into the recorded game's id."""
-    game, started_at = table.game, table.record.started_at
-    if game is None or started_at is None:
-        return
-    story = table_story(table)
-    lines = story_lines(
-        story,
+def _story(table: Table, locale: str | None) -> list[str]:
+    """The game's story (issue 22), line by line."""
+    if table.game is None or table.record.started_at is None:
+        return []
+    return story_lines(
+        table_story(table),
         lambda seat: seat_name(table, seat, locale),
         lambda team: team_name(team, locale),
         locale,
     )
-    embed.add_field(name=t("result.story", locale), value="\n".join(lines)[-1024:], inline=False)
-    for verb, key in (("open", "replay"), ("review", "review"), ("export", "export")):
-        buttons.add(
-            ended_game_at(table.id, started_at, verb),
-            label=t(f"replay.button.{key}", locale),
-            row=1,
-        )
 
 
 def closed_message(table: Table, locale: str | None = None) -> MessageParts:
