@@ -203,11 +203,12 @@ class DemoPlayer:
         self.last_seconds = time.monotonic() - started
         final = message.versions[-1]
         result = (final.embeds[0].get("description") if final.embeds else None) or final.content
-        if not result:  # a layout: the description follows the "### " title
+        if not result:  # a layout: the description follows the "### " title, or the
+            # compact result's first line (the game is over)
             lines = "\n".join(_texts(final.components)).splitlines()
             titled = [i for i, line in enumerate(lines) if line.startswith("### ")]
-            result = lines[titled[0] + 1] if titled and titled[0] + 1 < len(lines) else lines[0]
-            result = result.removeprefix("🏆 ")  # the compact result's first line
+            below = titled[0] + 1 if titled else 1
+            result = lines[below] if below < len(lines) else lines[0]
         self.transcript.say()
         self.last_result = plain(result, self.transcript.names)
         self.transcript.say(f"Result of {demo.title}: {self.last_result}")

@@ -191,7 +191,7 @@ def test_item1_the_result_is_as_short_beside_its_picture(report: DemoReport, ind
         assert galleries(version) == urls and len(urls) == 1
         labels = [b["label"] for b in flat(version.components) if "label" in b]
         assert {"📜 Log & rules", "Replay", "Review my play"} <= set(labels), labels
-        assert lines(version)[0].startswith("🏆 ")
+        assert lines(version)[0].startswith(t("result.content", None, team="", players="")[:9])
 
 
 def test_item1_the_hand_message_is_a_layout_of_at_most_four_lines(report: DemoReport) -> None:

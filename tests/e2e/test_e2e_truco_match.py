@@ -71,9 +71,12 @@ async def test_truco_best_of_three_won_two_to_one(
     assert any(t("table.match", None, team0=0, team1=0) in text for text in shown)
     final = driver.message.text
     assert t("result.match", None, team=t("table.team", None, number=1), won=2, lost=1) in final
+    # The match's last move, in the hand log one click away (📜 Log & rules, issue 30).
+    log = await world.alice.click(driver.message, f"tb:{driver.table.id}:log")
+    assert log.ephemeral
     assert (
         t("event.truco.match_won", None, team=t("table.team", None, number=1), won=2, lost=1)
-        in final
+        in log.text
     )
     # Recorded once: the match is the result (winner, the last game's score), each player
     # keeps the games his pair won in it, and the board counts its three games.

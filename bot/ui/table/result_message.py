@@ -69,27 +69,33 @@ def result_message(table: Table, locale: str | None = None) -> MessageParts:
 
 
 def compact_result_message(table: Table, locale: str | None = None) -> MessageParts:
-    """The result beside the table picture (issue 30 item 1): at most six short lines — who
-    won and by how much, the match or the rubber, the story's first lines, who is ready for
-    another game, the table. The hand log, the rules and the deals' reveals are behind
-    "📜 Log & rules"; the whole story behind Review."""
+    """The result beside the table picture (issue 30 item 1): at most six short lines — the
+    game over, who won and by how much (with the match or the rubber), the story's first line
+    when there is room, who is ready for another game, and as small text the deals' public
+    check (version 1: the last hand revealed; version 2: the game secret, from which every hand
+    checks) and the table. The hand log, the rules and the whole story are behind
+    "📜 Log & rules"."""
     game = table.game
     assert game is not None
     view = game.view(None)
-    description = round_words.result_description(view, _winners(table, view, locale), locale)
-    standing = []
+    winners = _winners(table, view, locale)
+    standing = [round_words.result_description(view, winners, locale)]
     if "games_won" in view and table.game_name == "truco":
         standing.append(_match_line(view, locale))
     if table.result is not None and table.result.margin is not None:
         standing.append(t("result.margin", locale, margin=table.result.margin))
     notice = _notice(table, locale).strip()
-    lines = [
-        " ".join(part for part in (notice, "🏆 " + description) if part),
-        " · ".join(standing),
-        *_story(table, locale)[:2],
+    content = round_words.result_content(view, winners, locale)
+    fair = "\n".join(fair_deal.table_lines(table, locale)).splitlines()
+    fair = [compact.small(line.removeprefix("-# ")) for line in fair]  # one "-# ", not two
+    footer = [
         _ready_line(table, locale),
+        *fair,
         compact.small(t("table.footer", locale, table=table.id)),
     ]
+    head = [" ".join(part for part in (notice, content) if part), " · ".join(standing)]
+    room = compact.TABLE_LINES - len(head) - len(footer)
+    lines = head + _story(table, locale)[: max(0, room)] + footer
     buttons = _result_buttons(table, locale)
     buttons.add(table_button_id(table.id, "log"), label=t("table.button.log", locale), row=1)
     layout = Layout(compact.at_most(lines, compact.TABLE_LINES), buttons)
