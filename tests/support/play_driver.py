@@ -243,6 +243,16 @@ class TableDriver:
         self.clicks += 1
         if old is not None and rng.random() < 0.5:
             hand = await self.click_and_see_update(person, old, f"tb:{self.table.id}:refresh")
+            # A live edit drawn before the click may land after the answer (the hand then
+            # catches up by itself, bot/ui/table/live_hands.py): wait for the current state.
+            current = f"t:{self.table.id}:{self.table.version}:"
+            await hand.wait_until(
+                lambda m: all(
+                    b.custom_id.startswith(current)
+                    for b in m.buttons
+                    if b.custom_id and b.custom_id.startswith("t:") and not b.disabled
+                )
+            )
         else:
             hand = await person.click(self.message, f"tb:{self.table.id}:hand")
             assert hand.ephemeral and hand.ephemeral_for is person
