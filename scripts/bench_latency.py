@@ -84,6 +84,7 @@ import argparse
 import asyncio
 import contextlib
 import cProfile
+import dataclasses
 import gc
 import importlib
 import io
@@ -301,7 +302,11 @@ async def _serve_bot(conn: Connection, config: dict[str, Any]) -> None:
     # What emulator.harness.pointed_at does, from the emulator's published addresses.
     discord.http.Route.BASE = config["api_base"]
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(config["gateway_url"])
+    # An older commit's bot (--compare) may not know every setting: only the ones it has.
+    known = {f.name for f in dataclasses.fields(Settings)}
+    extra = {"beacon_relays": tuple(config["beacon_relays"])}  # never drand's real relays
     settings = Settings(
+        **{name: value for name, value in extra.items() if name in known},
         token=config["token"],
         database_path=Path(config["database"]),
         dev_guild_id=config["guild_id"],
@@ -311,7 +316,6 @@ async def _serve_bot(conn: Connection, config: dict[str, Any]) -> None:
         # 1/K share of the token's global budget).
         shard_count=config.get("shard_count"),
         shard_ids=config.get("shard_ids"),
-        beacon_relays=tuple(config["beacon_relays"]),  # never drand's real relays
     )
     bot = make_bot(settings, guild_ready_timeout=0.05)
     task = asyncio.create_task(bot.start(config["token"]))
