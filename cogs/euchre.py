@@ -50,7 +50,6 @@ class Euchre(commands.GroupCog, group_name="euchre", group_description=command_t
         ping_after: Choice[int] | None = None,
     ) -> None:
         options = chosen_options(
-            "euchre",
             {
                 "target": target,
                 "alone": alone,

@@ -53,6 +53,7 @@ class Settings(commands.Cog):
         game=command_text("cmd.settings.game"),
         **descriptions("euchre"),
         coberta=command_text("cmd.truco.coberta"),
+        signals=command_text("cmd.truco.signals"),
         **setting_descriptions("turn_timer", "pings", "pictures"),
         reset=command_text("cmd.settings.reset"),
     )
@@ -77,6 +78,7 @@ class Settings(commands.Cog):
         seating: Choice[str] | None = None,
         match: Choice[str] | None = None,
         coberta: bool | None = None,
+        signals: bool | None = None,
         turn_timer: Choice[int] | None = None,
         pings: bool | None = None,
         pictures: bool | None = None,
@@ -97,6 +99,7 @@ class Settings(commands.Cog):
             "seating": seating,
             "match": match,
             "coberta": coberta,
+            "signals": signals,
         }
         options = {
             name: value.value if isinstance(value, Choice) else value

@@ -38,13 +38,15 @@ class Truco(commands.GroupCog, group_name="truco", group_description=command_tex
         interaction: discord.Interaction,
         target: Choice[int] | None = None,
         coberta: bool | None = None,
+        signals: bool | None = None,
         match: Choice[int] | None = None,
         turn_timer: Choice[int] | None = None,
         pings: bool | None = None,
         pictures: bool | None = None,
         ping_after: Choice[int] | None = None,
     ) -> None:
-        options = chosen_options("truco", {"target": target, "coberta": coberta, "match": match})
+        given = {"target": target, "coberta": coberta, "signals": signals, "match": match}
+        options = chosen_options(given)
         settings = chosen_settings(turn_timer, pings, pictures, ping_after)
         await self.bot.table_ui.create_table(interaction, "truco", options, settings)
 

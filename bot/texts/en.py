@@ -136,6 +136,7 @@ STRINGS: dict[str, str] = {
     "cmd.truco.new": "Open a Truco Mineiro table in this channel.",
     "cmd.truco.target": "Points to win",
     "cmd.truco.coberta": "Coberta: from round 2 a card may be played face down",
+    "cmd.truco.signals": "Sinais: partners may signal what they hold (on by default)",
     "cmd.truco.target.12": "12 points (standard)",
     "cmd.truco.target.24": "24 points (a long game)",
     "cmd.truco.target.6": "6 points (a quick game)",

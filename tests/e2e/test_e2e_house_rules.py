@@ -60,3 +60,33 @@ async def test_an_admin_sets_house_rules_that_new_tables_start_with(
     assert cleared.text == t("house.reset", game="Truco Mineiro")
     shown = await admin.slash(world.table, "settings", game="truco")
     assert shown.text.startswith("**Truco Mineiro** (the bot's defaults)")
+
+
+async def test_signals_are_a_truco_option_of_truco_new_and_of_the_house_rules(
+    emulator: Emulator, world: World, running_bot: CardTableBot
+) -> None:
+    """Issue 35: sinais are on by default; `/truco new signals:False` switches them off for
+    one table, `/settings game:truco signals:False` for the server's new tables (a table's own
+    option still wins)."""
+    admin, alice = emulator.owner, world.alice
+    service = running_bot.table_ui.service
+    await open_table(alice, world.table, "truco new")
+    default = service.in_channel(world.table.id)
+    assert default is not None and default.options.get("signals", True) is True
+
+    quiet = world.guild.add_channel("quiet")
+    lobby = await open_table(alice, quiet, "truco new", signals=False)
+    table = service.in_channel(quiet.id)
+    assert table is not None and table.options["signals"] is False
+    assert t("options.signals_off") in lobby.text
+
+    saved = await admin.slash(world.table, "settings", game="truco", signals=False)
+    assert saved.ephemeral and t("options.signals_off") in saved.text
+    house = world.guild.add_channel("house")
+    await open_table(alice, house, "truco new")
+    housed = service.in_channel(house.id)
+    assert housed is not None and housed.options["signals"] is False
+    mine = world.guild.add_channel("mine")
+    await open_table(alice, mine, "truco new", signals=True)
+    own = service.in_channel(mine.id)
+    assert own is not None and own.options.get("signals", True) is True

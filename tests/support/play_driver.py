@@ -243,20 +243,23 @@ class TableDriver:
         self.clicks += 1
         if old is not None and rng.random() < 0.5:
             hand = await self.click_and_see_update(person, old, f"tb:{self.table.id}:refresh")
-            # A live edit drawn before the click may land after the answer (the hand then
-            # catches up by itself, bot/ui/table/live_hands.py): wait for the current state.
-            current = f"t:{self.table.id}:{self.table.version}:"
-            await hand.wait_until(
-                lambda m: all(
-                    b.custom_id.startswith(current)
-                    for b in m.buttons
-                    if b.custom_id and b.custom_id.startswith("t:") and not b.disabled
-                )
-            )
         else:
             hand = await person.click(self.message, f"tb:{self.table.id}:hand")
             assert hand.ephemeral and hand.ephemeral_for is person
         self.hands[person.id] = hand
+        seat = self.table.seat_of(person.id)
+        game = self.table.game
+        if game is not None and seat in game.to_act:
+            # A live edit drawn before the click may land after the answer (the hand then
+            # catches up by itself, bot/ui/table/live_hands.py): wait until it offers the move.
+            current = f"t:{self.table.id}:{self.table.version}:"
+            await hand.wait_until(
+                lambda m: any(
+                    b.custom_id.startswith(current) and not b.disabled
+                    for b in m.buttons
+                    if b.custom_id
+                )
+            )
         return hand
 
     @staticmethod
@@ -298,7 +301,7 @@ class TableDriver:
         actions = {parse_game_action(b.custom_id).action for b in enabled}  # type: ignore[union-attr]
         # The legal actions, and under euchre's alone=anyone each bid also "· alone" (issue 21).
         offered = alone.alone_variants(table, game.legal_actions(seat))
-        assert actions == set(offered), "the buttons are the legal actions"
+        assert actions == set(offered), f"the buttons are the legal actions: {actions} {offered}"
         if choose is None:
             button = rng.choice(enabled)
         else:

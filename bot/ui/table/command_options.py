@@ -28,7 +28,7 @@ CHOICES: dict[str, dict[str, tuple[Any, ...]]] = {
 # Yes/no options.
 FLAGS: dict[str, tuple[str, ...]] = {
     "euchre": ("stick_the_dealer", "joker"),
-    "truco": ("coberta",),
+    "truco": ("coberta", "signals"),
 }
 # The table settings every new-table command offers, with their descriptions.
 SETTINGS = {
@@ -37,8 +37,6 @@ SETTINGS = {
     "ping_after": "cmd.new.ping_after",
     "pictures": "cmd.option.pictures",
 }
-# Values a new truco table leaves unsaid (its stored options name only what differs).
-UNSAID: dict[str, dict[str, Any]] = {"truco": {"coberta": False, "match": 1}}
 
 
 def option_choices(game: str, option: str) -> list[Choice[Any]]:
@@ -76,17 +74,15 @@ def all_descriptions() -> dict[str, app_commands.locale_str]:
     return merged
 
 
-def chosen_options(game: str, given: Mapping[str, Choice[Any] | bool | None]) -> dict[str, Any]:
-    """The options a command was given, by name (unset ones left out)."""
-    options: dict[str, Any] = {}
-    for name, value in given.items():
-        if value is None:
-            continue
-        chosen = value.value if isinstance(value, Choice) else value
-        if name in UNSAID.get(game, {}) and UNSAID[game][name] == chosen:
-            continue
-        options[name] = chosen
-    return options
+def chosen_options(given: Mapping[str, Choice[Any] | bool | None]) -> dict[str, Any]:
+    """The options a command was given, by name (unset ones left out). A value given that is
+    the game's default is kept: it overrides a server's house rule (the table's stored options
+    leave defaults out, bot/tables/games.py)."""
+    return {
+        name: value.value if isinstance(value, Choice) else value
+        for name, value in given.items()
+        if value is not None
+    }
 
 
 def setting_choices(name: str) -> list[Choice[int]]:
