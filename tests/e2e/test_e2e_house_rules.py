@@ -46,6 +46,12 @@ async def test_an_admin_sets_house_rules_that_new_tables_start_with(
     other = service.in_channel(second.id)
     assert other is not None
     assert (other.options["target"], other.options["coberta"]) == (12, True)
+    # Even an option given as the game's default (coberta is off by default).
+    plain = world.guild.add_channel("plain")
+    await open_table(alice, plain, "truco new", coberta=False)
+    off = service.in_channel(plain.id)
+    assert off is not None and off.options.get("coberta", False) is False
+    assert off.options["target"] == 6  # the house rule's target still applies
 
     # The other game has no house rules: the bot's defaults.
     third = world.guild.add_channel("third")
