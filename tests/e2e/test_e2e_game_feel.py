@@ -39,6 +39,7 @@ from emulator import Emulator
 from emulator.limits import IS_COMPONENTS_V2
 from emulator.state import Message, MessageVersion
 from tests.support.live_hands import seat_and_start
+from tests.support.picture_texts import spy_texts
 from tests.support.play_driver import scale_rate_limits
 from tests.support.shown import text_of
 from tests.support.world import World
@@ -303,19 +304,6 @@ def test_item5_the_demo_ends_with_a_short_summary(report: DemoReport) -> None:
     assert "state " not in text and "acknowledged" not in text
 
 
-def spied_texts(monkeypatch: pytest.MonkeyPatch, module: Any) -> list[tuple[str, dict[str, Any]]]:
-    """Every catalog text a picture module asks for, with its values."""
-    calls: list[tuple[str, dict[str, Any]]] = []
-    real = module.t
-
-    def recording(key: str, locale: str | None = None, **values: Any) -> str:
-        calls.append((key, values))
-        return str(real(key, locale, **values))
-
-    monkeypatch.setattr(module, "t", recording)
-    return calls
-
-
 def test_item6_the_pictures_put_the_winners_score_first_as_the_text(
     report: DemoReport, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -332,7 +320,7 @@ def test_item6_the_pictures_put_the_winners_score_first_as_the_text(
         assert f"{first}–{second}" in shown
         for scene, seat_scene in (pair for pair in over if pair[0].game == played.game_name):
             for module, draw in ((table, table.table_png), (seat, seat.seat_png)):
-                calls = spied_texts(monkeypatch, module)
+                calls = spy_texts(monkeypatch, module)
                 draw(scene if module is table else seat_scene)
                 (values,) = [v for key, v in calls if key == "picture.winner"]
                 assert (values["a"], values["b"]) == (first, second)
@@ -344,7 +332,7 @@ def test_item6_truco_pictures_say_last_round_and_euchre_last_trick(
     last = report.scenes["last"]  # type: ignore[attr-defined]
     assert {scene.game for scene in last} == {"euchre", "truco"}
     for scene in last:
-        calls = spied_texts(monkeypatch, seat)
+        calls = spy_texts(monkeypatch, seat)
         seat.seat_png(scene)
         keys = {key for key, _ in calls}
         if scene.game == "truco":

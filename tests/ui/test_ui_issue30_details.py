@@ -4,7 +4,6 @@ tests/e2e/test_e2e_game_feel.py and test_e2e_play_games.py show the messages the
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
 
@@ -16,20 +15,8 @@ from bot.tables.pace import game_between_hands
 from bot.texts import catalog_names, t
 from bot.ui.table import compact, render
 from bot.ui.words.cards import card_text
+from tests.support.picture_texts import spy_texts
 from tests.support.render import make_table
-
-
-def spy_texts(monkeypatch: pytest.MonkeyPatch, module: Any) -> list[tuple[str, dict[str, Any]]]:
-    """Every catalog text a picture module asks for, with its values."""
-    calls: list[tuple[str, dict[str, Any]]] = []
-    real = module.t
-
-    def recording(key: str, locale: str | None = None, **values: Any) -> str:
-        calls.append((key, values))
-        return str(real(key, locale, **values))
-
-    monkeypatch.setattr(module, "t", recording)
-    return calls
 
 
 @pytest.mark.parametrize("game", ["euchre", "truco"])

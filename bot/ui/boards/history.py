@@ -178,11 +178,15 @@ async def show_history(interaction: discord.Interaction[Any], game: str | None =
     assert guild_id is not None
     locale = locale_of(interaction)
 
-    async def work() -> Answer:
-        entries, page, more = await load_history(host_of(interaction).results, guild_id, game, 0)
-        return history_message(entries, game, page, more, server_name(interaction), locale)
+    await respond(interaction, _history_page(interaction, guild_id, game, 0, locale), private=True)
 
-    await respond(interaction, work(), private=True)
+
+async def _history_page(
+    interaction: discord.Interaction[Any], guild_id: int, game: str | None, page: int, locale: str
+) -> Answer:
+    """The server's finished games, one page (the command shows the first, buttons turn)."""
+    entries, page, more = await load_history(host_of(interaction).results, guild_id, game, page)
+    return history_message(entries, game, page, more, server_name(interaction), locale)
 
 
 async def on_history_click(interaction: discord.Interaction[Any], custom_id: str) -> None:
@@ -193,13 +197,8 @@ async def on_history_click(interaction: discord.Interaction[Any], custom_id: str
     assert guild_id is not None
     locale = locale_of(interaction)
 
-    async def work() -> Answer:
-        entries, page, more = await load_history(
-            host_of(interaction).results, guild_id, parsed.game, parsed.page
-        )
-        return history_message(entries, parsed.game, page, more, server_name(interaction), locale)
-
-    await respond(interaction, work(), update=True)
+    work = _history_page(interaction, guild_id, parsed.game, parsed.page, locale)
+    await respond(interaction, work, update=True)
 
 
 async def on_log_click(interaction: discord.Interaction[Any], custom_id: str) -> None:

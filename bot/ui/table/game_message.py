@@ -336,15 +336,9 @@ def log_answer(table: Table, locale: str | None) -> str:
     """ "📜 Log & rules", privately: the latest moves, the rules in force, the fair deal's full
     commitments and reveals (what the compact table message leaves out)."""
     lines = [f"**{t('table.field.log', locale)}**", *log_lines(table, locale, limit=LOG_ANSWER)]
-    game = table.game
-    if game is not None and game.is_over and table.record.started_at is not None:
+    story = game_story(table, locale)
+    if story and table.game is not None and table.game.is_over:
         # After the game (issue 30): the whole story the compact result begins.
-        story = story_lines(
-            table_story(table),
-            lambda seat: seat_name(table, seat, locale),
-            lambda team: team_name(team, locale),
-            locale,
-        )
         lines += [f"**{t('result.story', locale)}**", *story]
     lines += [f"**{t('lobby.options', locale)}**", options_summary(table, locale)]
     fair = fair_deal.table_lines(table, locale)
@@ -354,3 +348,15 @@ def log_answer(table: Table, locale: str | None) -> str:
 
 
 LOG_ANSWER = 15
+
+
+def game_story(table: Table, locale: str | None) -> list[str]:
+    """The game's story (issue 22), line by line; none before the game started."""
+    if table.game is None or table.record.started_at is None:
+        return []
+    return story_lines(
+        table_story(table),
+        lambda seat: seat_name(table, seat, locale),
+        lambda team: team_name(team, locale),
+        locale,
+    )

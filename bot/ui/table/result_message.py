@@ -9,7 +9,6 @@ import discord
 
 from bot.engine.common import team_of
 from bot.tables.service import Table
-from bot.tables.story import story_lines, table_story
 from bot.texts import t
 from bot.ui.fair import deals as fair_deal
 from bot.ui.kit.components import Buttons
@@ -17,7 +16,7 @@ from bot.ui.kit.custom_ids import ended_game_at, table_button_id
 from bot.ui.kit.layout import Layout
 from bot.ui.kit.message_parts import COLOURS, MessageParts
 from bot.ui.table import compact
-from bot.ui.table.game_message import _team_fields, log_lines
+from bot.ui.table.game_message import _team_fields, game_story, log_lines
 from bot.ui.table.message_bits import Style, _footer, _notice, as_layout, jump_url
 from bot.ui.words import round_words
 from bot.ui.words.events import team_name
@@ -59,7 +58,7 @@ def result_message(table: Table, locale: str | None = None) -> MessageParts:
         name=t("result.button.again", locale), value=_ready_line(table, locale), inline=False
     )
     buttons = _result_buttons(table, locale)
-    story = _story(table, locale)
+    story = game_story(table, locale)
     if story:
         embed.add_field(
             name=t("result.story", locale), value="\n".join(story)[-1024:], inline=False
@@ -95,7 +94,7 @@ def compact_result_message(table: Table, locale: str | None = None) -> MessagePa
     ]
     head = [" ".join(part for part in (notice, content) if part), " · ".join(standing)]
     room = compact.TABLE_LINES - len(head) - len(footer)
-    lines = head + _story(table, locale)[: max(0, room)] + footer
+    lines = head + game_story(table, locale)[: max(0, room)] + footer
     buttons = _result_buttons(table, locale)
     buttons.add(table_button_id(table.id, "log"), label=t("table.button.log", locale), row=1)
     layout = Layout(compact.at_most(lines, compact.TABLE_LINES), buttons)
@@ -153,18 +152,6 @@ def _result_buttons(table: Table, locale: str | None) -> Buttons:
                 row=1,
             )
     return buttons
-
-
-def _story(table: Table, locale: str | None) -> list[str]:
-    """The game's story (issue 22), line by line."""
-    if table.game is None or table.record.started_at is None:
-        return []
-    return story_lines(
-        table_story(table),
-        lambda seat: seat_name(table, seat, locale),
-        lambda team: team_name(team, locale),
-        locale,
-    )
 
 
 def closed_message(table: Table, locale: str | None = None) -> MessageParts:
