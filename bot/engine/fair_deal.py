@@ -174,6 +174,10 @@ def previous_commitment(secret: bytes, hand: int) -> bytes:
     return ZERO_COMMITMENT if hand == 1 else commitment(server_seed(secret, hand - 1))
 
 
+def _next_commitment(secret: bytes, hand: int) -> str:
+    return commitment(server_seed(secret, hand + 1)).hex()
+
+
 def deal_key(
     seed: bytes,
     game: str,
@@ -328,6 +332,7 @@ class FairDealer:
     __slots__ = (
         "_done",
         "_last",
+        "_next",
         "_secret",
         "_seed",
         "commitment",
@@ -370,6 +375,9 @@ class FairDealer:
         self.message: int | None = None  # v2: the id of the game's commitment message
         self._done: tuple[tuple[int, int, str], ...] = ()  # revealed: (hand, dealer, cut)
         self._last: dict[str, Any] | None = None  # the last revealed record, built once
+        # The next hand's commitment (hex), made once a hand: every view shows it, and an HMAC
+        # per view was the bot's largest own cost at 200 busy tables (issue 31).
+        self._next = _next_commitment(self._secret, self.hand)
 
     def begin(self, hand: int, dealer: int, cutter: int) -> None:
         """Hand `hand` (1-based) waits for its cut: its commitment is now public."""
@@ -381,6 +389,7 @@ class FairDealer:
         self.previous = previous_commitment(self._secret, hand)
         self.cut_text = None
         self.deal = None
+        self._next = _next_commitment(self._secret, hand)
 
     def check_cut(self, action: str) -> str:
         """The text of a cut action, checked for this game's version (raises IllegalAction)."""
@@ -457,7 +466,7 @@ class FairDealer:
             "commitment": self.commitment.hex(),
             "previous_commitment": self.previous.hex(),
             "cut": self.cut_text,
-            "next_commitment": commitment(server_seed(self._secret, self.hand + 1)).hex(),
+            "next_commitment": self._next,
             "revealed": None if self._last is None else copy_record(self._last),
         }
         if self.version == 2:
@@ -477,7 +486,8 @@ class FairDealer:
         return twin
 
     def _state(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in FairDealer.__slots__ if name != "_last")
+        derived = ("_last", "_next")
+        return tuple(getattr(self, name) for name in FairDealer.__slots__ if name not in derived)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, FairDealer):
