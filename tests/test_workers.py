@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+from bot import event_loop
 from bot.pictures import samples
 from bot.pictures.render_pool import render_png
 from bot.pictures.scene import scene_of
@@ -68,3 +69,14 @@ def test_a_worker_pool_runs_its_jobs_in_another_process() -> None:
         assert pool.submit(os.getpid).result(timeout=60) != os.getpid()
     finally:
         pool.shutdown()
+
+
+def test_the_bot_loop_gets_the_gil_back_from_its_threads_within_half_a_millisecond() -> None:
+    # The worker pools' threads share the GIL with the bot's loop (bot/event_loop.py): the bot
+    # runs with a short switch interval, and gives the process its old one back afterwards.
+    async def interval_inside() -> float:
+        return sys.getswitchinterval()
+
+    before = sys.getswitchinterval()
+    assert event_loop.run(interval_inside()) == event_loop.SWITCH_INTERVAL < before
+    assert sys.getswitchinterval() == before
