@@ -151,7 +151,12 @@ class SeatPictures:
         answer: the live hand brings the new one, within STALE_FOR seconds)."""
         scene = parts.seat_scene
         data = None
-        if scene is not None and shown != scene.key:
+        if scene is not None and shown != scene.key and keep and wait == 0:
+            # A click answered at once starts no drawing: the live hand draws the state it
+            # finds once the answer is out (the bots may have moved on by then: one picture
+            # instead of two, issue 31).
+            data = self._cached(scene)
+        elif scene is not None and shown != scene.key:
             try:
                 data = await self.png(scene, wait)
             except Exception:  # logged by _retrieve; the text goes alone
