@@ -24,7 +24,7 @@ def _watch_parent(parent: int) -> None:
             os._exit(0)  # the bot is gone: nothing left to work for
 
 
-def _start_worker(parent: int, niceness: int) -> None:
+def start_worker(parent: int, niceness: int) -> None:
     if niceness:
         with contextlib.suppress(OSError, AttributeError):
             os.nice(niceness)
@@ -36,6 +36,6 @@ def worker_pool(max_workers: int, niceness: int = 0) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(
         max_workers=max_workers,
         mp_context=multiprocessing.get_context("spawn"),
-        initializer=_start_worker,
+        initializer=start_worker,
         initargs=(os.getpid(), niceness),
     )

@@ -7,28 +7,26 @@ starved the event loop and the database's thread: acknowledgements waited second
 to come simply sends fewer, newer pictures (edits are coalesced). Where a process cannot be
 started (a daemonic parent, a sandbox), or keeps dying, pictures are drawn in a thread as before.
 
-Two pools (issue 31). A seat picture goes with the answer to a click (bot/ui/table/seat_picture.py
-waits for it), so its worker is not niced: a niced worker on a busy machine made every answer
-wait behind the bot's own work, the very work the niceness meant to put first (ack p50 3 ->
-20 ms, issue 31). Everything else (table pictures, replays, charts) follows the answers and
-stays niced. Each pool keeps its own band cache.
+Two pools (issue 31). Seat pictures follow the answers to clicks at once (bot/ui/table/
+seat_picture.py), so their workers are not niced: a niced worker on a busy machine left the
+players' pictures seconds behind their hands. Everything else (table pictures, replays, charts)
+stays niced. Each pool keeps its own band cache. The workers are fed by the event loop itself
+(bot/socket_workers.py): no thread of the bot's process takes the GIL from the loop per picture.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
 
 from bot.pictures import seat
 from bot.pictures.scene import Scene, SeatScene
 from bot.pictures.table import prepare, table_png
-from bot.workers import worker_pool
+from bot.socket_workers import SocketWorkers
 
 log = logging.getLogger(__name__)
 
@@ -43,11 +41,11 @@ ANSWER, BACKGROUND = "answer", "background"
 # Niceness per pool: the answer's pictures at the bot's own priority, the others yield to it.
 NICENESS = {ANSWER: 0, BACKGROUND: 10}
 
-_pools: dict[str, ProcessPoolExecutor] = {}
+_pools: dict[str, SocketWorkers] = {}
 _threads_only = False
 
 
-def _worker_pool(kind: str = BACKGROUND) -> ProcessPoolExecutor:
+def _worker_pool(kind: str = BACKGROUND) -> SocketWorkers:
     pool = _pools.get(kind)
     if pool is None:
         # The answers' pool has two workers at least: a click's picture must not queue behind
@@ -55,25 +53,27 @@ def _worker_pool(kind: str = BACKGROUND) -> ProcessPoolExecutor:
         # which a single worker on a loaded 2-core machine did (ack p50 ~340 ms at 50 tables,
         # bench_latency --compare).
         workers = max(2, PICTURE_WORKERS) if kind == ANSWER else PICTURE_WORKERS
-        pool = _pools[kind] = worker_pool(max_workers=workers, niceness=NICENESS[kind])
+        pool = _pools[kind] = SocketWorkers(workers, NICENESS[kind], prepare=_ready)
     return pool
 
 
-def _ready() -> bool:
+def _ready() -> None:
     prepare()  # in the worker: imported the drawing code, and made what every picture uses
     seat.prepare()
-    return True
 
 
 def warm_up() -> None:
     """Start the workers now: spawning one and importing Pillow takes a second or more on a
     busy machine, which the first table's answer must not wait for."""
+    global _threads_only
     if _threads_only:
         return
-    # Where no process can start, render_png falls back to a thread.
-    with contextlib.suppress(AssertionError, OSError, RuntimeError):
+    try:
         for kind in (ANSWER, BACKGROUND):
-            _worker_pool(kind).submit(_ready)
+            _worker_pool(kind).start()
+    except (AssertionError, OSError, RuntimeError) as error:
+        log.warning("pictures drawn in a thread: no worker process (%s)", error)
+        _threads_only = True
 
 
 async def render_png(scene: Scene) -> bytes:
@@ -95,20 +95,20 @@ async def render_job(draw: Callable[[S], bytes], job: S) -> bytes:
 
 async def _render(draw: Callable[[S], bytes], scene: S, kind: str = BACKGROUND) -> bytes:
     global _threads_only
-    loop = asyncio.get_running_loop()
     for attempt in (1, 2):
         if _threads_only:
             break
-        pool = None
         try:
             pool = _worker_pool(kind)
-            return await loop.run_in_executor(pool, draw, scene)
-        except BrokenProcessPool:
-            log.warning("the %s picture worker broke (attempt %d)", kind, attempt)
-            if _pools.get(kind) is pool:
-                del _pools[kind]
+            pool.start()
         except (AssertionError, OSError, RuntimeError) as error:
             # e.g. "daemonic processes are not allowed to have children"
             log.warning("pictures drawn in a thread: no worker process (%s)", error)
             _threads_only = True
+            break
+        try:
+            data: bytes = await pool.run(draw, scene)
+            return data
+        except BrokenProcessPool:
+            log.warning("the %s picture worker broke (attempt %d)", kind, attempt)
     return await asyncio.to_thread(draw, scene)
