@@ -93,20 +93,20 @@ PURPOSE_FIRST_DEALER = 2
 HIDDEN_DISCARD = "discard:?"  # another seat's discard, in hand_history
 
 
-# _SEAT_CARD[seat][card]: trick_won's {seat, card}. Shared by every event of every game, and
-# read-only like all event data: a table holds a hand or two of events, 24 such dicts a hand.
+# _SEAT_CARD[seat][card]: a played card as trick_won lists it, {seat, card}. The trick in
+# progress is a list of these, so the finished trick is trick_won's `cards` as it stands (no
+# copy). Shared by every trick and event of every game, and read-only like all event data.
 _SEAT_CARD = tuple(tuple({"seat": s, "card": code} for code in CODES) for s in range(4))
 
 
 # Shared read-only tuples, so the play path allocates none: _PLAYED[seat][card] is the action
-# log's (seat, "play:<card>") (the record holds the canonical string, equal to the one given),
-# _IN_TRICK[seat][card] a trick's (seat, card). Every game's logs point at the same few hundred.
+# log's (seat, "play:<card>") (the record holds the canonical string, equal to the one given).
+# Every game's logs point at the same few hundred.
 _PLAYED = tuple(tuple((s, action) for action in PLAY_ACTION) for s in range(4))
 # to_act while one seat acts: one shared list per seat (to_act is read-only to every reader,
 # and the engine replaces it, never changes it).
 _ACTS = ([0], [1], [2], [3])
 _PASSES = tuple((s, PASS) for s in range(4))
-_IN_TRICK = tuple(tuple((s, card) for card in range(len(CODES))) for s in range(4))
 # The events that carry nothing but their seat (and a constant), made once: events are read-only
 # (every reader only reads them), so a shared one is equal to a fresh one in every way that counts.
 _PASSED = {r: tuple(Event(ev.PASSED, s, {"round": r}) for s in range(4)) for r in (1, 2)}
@@ -114,20 +114,6 @@ _PASSED = {r: tuple(Event(ev.PASSED, s, {"round": r}) for s in range(4)) for r i
 _TRICK_COUNTS = tuple(tuple([t0, t1] for t1 in range(6)) for t0 in range(6))
 _DISCARDED = tuple(Event(ev.DEALER_DISCARDED, s, {}) for s in range(4))
 _STAYED = tuple(Event(ev.STAYED, s, {}) for s in range(4))
-
-
-def _trick_cards(trick: list[tuple[int, int]]) -> list[dict[str, Any]]:
-    """trick_won's cards: [{seat, card}, ...] in play order (written out for four cards, the
-    usual trick: one of the hot spots of a hand)."""
-    if len(trick) == 4:
-        (s0, c0), (s1, c1), (s2, c2), (s3, c3) = trick
-        return [
-            _SEAT_CARD[s0][c0],
-            _SEAT_CARD[s1][c1],
-            _SEAT_CARD[s2][c2],
-            _SEAT_CARD[s3][c3],
-        ]
-    return [_SEAT_CARD[s][c] for s, c in trick]
 
 
 class InvalidDeal(EngineError):
@@ -262,13 +248,13 @@ class Game(GameRecord):
     _ask: list[int]
     _next: Sequence[int]
     _n_active: int
-    _trick: list[tuple[int, int]]
+    _trick: list[dict[str, Any]]  # _SEAT_CARD entries in play order
     _led: int
     _best_power: int
     _best_seat: int
     _tricks: list[int]
     _tricks_played: int
-    _last_trick: tuple[list[tuple[int, int]], int] | None
+    _last_trick: tuple[list[dict[str, Any]], int] | None  # (its cards, the winner)
     _fair: FairDealer | None  # deal="fair-v1" (docs/fair-deals.md), else None
     _deals: DealFn | None
     _deck: tuple[int, ...]
@@ -465,7 +451,7 @@ class Game(GameRecord):
             return self._play_last_card(seat, action, card)
         self.actions.append(_PLAYED[seat][card])
         hands[seat] = hand ^ bit
-        trick.append(_IN_TRICK[seat][card])
+        trick.append(_SEAT_CARD[seat][card])
         if count == 1:
             led = self._led = self._effective[card]
             self._follow = self._suit_mask[led]
@@ -500,8 +486,8 @@ class Game(GameRecord):
             winner,
             {
                 "number": number,
-                "leader": trick[0][0],
-                "cards": _trick_cards(trick),
+                "leader": trick[0]["seat"],
+                "cards": trick,
                 "tricks": _TRICK_COUNTS[tricks[0]][tricks[1]],
             },
         )
@@ -918,7 +904,9 @@ class Game(GameRecord):
             else:
                 defender_alone = True
         points, scoring, reason = score_hand(makers, tricks[makers], maker_alone, defender_alone)
-        game_won = self._scores[scoring] + points >= self._target or self._last_hand()
+        game_won = self._scores[scoring] + points >= self._target or (
+            self._hand_limit and self._last_hand()  # options.hands=0 (the default) costs no call
+        )
         rubber_goes_on = self._rubber and self.games_won[scoring] + 1 < 2
         deal = None
         goes_on = not game_won or rubber_goes_on
@@ -935,7 +923,7 @@ class Game(GameRecord):
         self._legal = None
         self._hands[seat] ^= BIT[card]
         trick = self._trick
-        trick.append(_IN_TRICK[seat][card])
+        trick.append(_SEAT_CARD[seat][card])
         if power > self._best_power:
             self._best_power = power
             self._best_seat = seat
@@ -951,8 +939,8 @@ class Game(GameRecord):
                 winner,
                 {
                     "number": number,
-                    "leader": trick[0][0],
-                    "cards": _trick_cards(trick),
+                    "leader": trick[0]["seat"],
+                    "cards": trick,
                     "tricks": _TRICK_COUNTS[tricks[0]][tricks[1]],
                 },
             )
@@ -1013,7 +1001,7 @@ class Game(GameRecord):
             )
         )
         if scores[scoring] < self._target:
-            if not self._last_hand():
+            if not (self._hand_limit and self._last_hand()):
                 return
             # The fixed number of hands is played: the side ahead wins; level, the side that
             # scored this last hand (a progressive round ranks players by points, not by this).
@@ -1098,10 +1086,10 @@ class Game(GameRecord):
             "legal_actions": [] if seat is None else self.legal_actions(seat),
             "hand": None if seat is None else display_sorted(cards_in(self._hands[seat]), trump),
             "hand_sizes": [hand.bit_count() for hand in self._hands],
-            "trick": [{"seat": s, "card": CODES[c]} for s, c in self._trick],
+            "trick": [dict(played) for played in self._trick],
             "last_trick": None
             if last is None
-            else {"cards": [{"seat": s, "card": CODES[c]} for s, c in last[0]], "winner": last[1]},
+            else {"cards": [dict(played) for played in last[0]], "winner": last[1]},
             "tricks_won": list(self._tricks),
             "scores": list(self._scores),
             "is_over": self._phase == OVER,
