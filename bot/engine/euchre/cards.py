@@ -275,6 +275,18 @@ SUIT_MASK: tuple[tuple[int, ...], ...] = tuple(
 )
 
 
+# LEAD[trump][card]: what leading `card` fixes for its trick, read in one lookup on the hot
+# path: (the suit led, SUIT_MASK of that suit = the cards that follow it, the trick's power
+# row TRICK_POWER[trump][led]).
+LEAD: tuple[tuple[tuple[int, int, tuple[int, ...]], ...], ...] = tuple(
+    tuple(
+        (led, SUIT_MASK[t][led], TRICK_POWER[t][led])
+        for led in (EFFECTIVE_SUIT[t][c] for c in range(NUM_CARD_IDS))
+    )
+    for t in range(4)
+)
+
+
 def mask_of(cards: Sequence[int]) -> int:
     mask = 0
     for c in cards:

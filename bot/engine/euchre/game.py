@@ -28,6 +28,7 @@ from bot.engine.common import (
     NotYourTurn,
     hand_rng,
     hand_state,
+    new_event,
     partner_of,
 )
 from bot.engine.euchre import events as ev
@@ -55,12 +56,10 @@ from bot.engine.euchre.cards import (
     BIT,
     CARD_OF_CODE,
     CODES,
-    EFFECTIVE_SUIT,
     JOKER,
+    LEAD,
     NO_SUIT,
-    SUIT_MASK,
     SUITS,
-    TRICK_POWER,
     DealPlan,
     cards_in,
     deal_masks,
@@ -205,8 +204,7 @@ class Game(GameRecord):
         "_rubber",
         "_hand_limit",
         "_prow",
-        "_effective",
-        "_suit_mask",
+        "_lead",
         "_follow",
         "_last_count",
         "_legal",
@@ -265,9 +263,8 @@ class Game(GameRecord):
     _stick: bool
     _rubber: bool
     _hand_limit: int  # options.hands: the game ends after that many hands (0: no limit)
-    _prow: tuple[int, ...]
-    _effective: tuple[int, ...]
-    _suit_mask: tuple[int, ...]
+    _prow: tuple[int, ...]  # the trick's TRICK_POWER row (set by its first card)
+    _lead: tuple[tuple[int, int, tuple[int, ...]], ...]  # LEAD[trump]
     _follow: int
     _last_count: int
     _legal: Sequence[str] | None
@@ -325,7 +322,7 @@ class Game(GameRecord):
             self.seat_of_position = seat_of_position
             dealer = 0
             evs.append(
-                Event(
+                new_event(
                     ev.SEATING_DRAWN,
                     None,
                     {
@@ -348,7 +345,7 @@ class Game(GameRecord):
         if options.deal == SEEDED:
             self._fair = None
             deal = self._fetch_deal(0, dealer)
-            evs.append(Event(ev.GAME_STARTED, None, {"game_number": 0, "dealer": dealer}))
+            evs.append(new_event(ev.GAME_STARTED, None, {"game_number": 0, "dealer": dealer}))
             self._start_hand(deal, evs)
         else:
             if deals is not None:
@@ -360,7 +357,7 @@ class Game(GameRecord):
             self._fair = FairDealer(
                 GAME_NAME, euchre_deck(options.deck, options.joker), by_seat, seed, options.deal
             )
-            evs.append(Event(ev.GAME_STARTED, None, {"game_number": 0, "dealer": dealer}))
+            evs.append(new_event(ev.GAME_STARTED, None, {"game_number": 0, "dealer": dealer}))
             self._await_cut()
         self.events = evs
 
@@ -453,9 +450,8 @@ class Game(GameRecord):
         hands[seat] = hand ^ bit
         trick.append(_SEAT_CARD[seat][card])
         if count == 1:
-            led = self._led = self._effective[card]
-            self._follow = self._suit_mask[led]
-            prow = self._prow = TRICK_POWER[self._trump][led]
+            self._led, self._follow, prow = self._lead[card]
+            self._prow = prow
             self._best_power = prow[card]
             self._best_seat = seat
             nxt = self._turn = self._next[seat]
@@ -481,7 +477,7 @@ class Game(GameRecord):
         self._follow = 0
         self._turn = winner
         self.to_act = _ACTS[winner]
-        event = Event(
+        event = new_event(
             ev.TRICK_WON,
             winner,
             {
@@ -574,7 +570,7 @@ class Game(GameRecord):
         self._reset_hand(deal)
         turned = self._turned
         evs.append(
-            Event(
+            new_event(
                 ev.HAND_DEALT,
                 self.dealer,
                 {
@@ -615,8 +611,7 @@ class Game(GameRecord):
         self._trick = []
         self._led = NO_SUIT
         self._prow = ()
-        self._effective = ()
-        self._suit_mask = ()
+        self._lead = ()
         self._follow = 0
         self._last_count = 0
         self._best_power = -1
@@ -727,7 +722,7 @@ class Game(GameRecord):
         else:  # NAME_SUIT
             suit = SUIT_ACTION[action][0]
             self._named = self._proposed = suit
-            evs.append(Event(ev.SUIT_NAMED, seat, {"suit": SUITS[suit]}))
+            evs.append(new_event(ev.SUIT_NAMED, seat, {"suit": SUITS[suit]}))
             self._phase = BIDDING1
             self._turn = (self.dealer + 1) % 4
         # A hand thrown in under fair-v1 leaves the next one waiting for its cut: nobody acts.
@@ -744,7 +739,7 @@ class Game(GameRecord):
                 self._turn = (seat + 1) % 4
                 return
             evs.append(
-                Event(
+                new_event(
                     ev.TURNED_DOWN,
                     None,
                     {"card": CODES[self._turned], "suit": SUITS[self._proposed]},
@@ -764,7 +759,7 @@ class Game(GameRecord):
             kind = ev.ORDERED_UP
         self._make_trump(seat, self._proposed)
         evs.append(
-            Event(
+            new_event(
                 kind,
                 seat,
                 {"suit": SUITS[self._trump], "card": CODES[self._turned], "alone": alone},
@@ -795,7 +790,7 @@ class Game(GameRecord):
             # E12: thrown in; E3: the deal passes to the left.
             next_dealer = (self.dealer + 1) % 4
             evs.append(
-                Event(
+                new_event(
                     ev.REDEAL,
                     self.dealer,
                     {"hand_number": self.hand_number, "next_dealer": next_dealer},
@@ -806,7 +801,9 @@ class Game(GameRecord):
         suit, alone = SUIT_ACTION[action]
         self._make_trump(seat, suit)
         style = "next" if suit == same_colour(self._proposed) else "cross"
-        evs.append(Event(ev.CALLED, seat, {"suit": SUITS[suit], "style": style, "alone": alone}))
+        evs.append(
+            new_event(ev.CALLED, seat, {"suit": SUITS[suit], "style": style, "alone": alone})
+        )
         if alone:
             self._go_alone(seat, evs)
         if self._maker_alone:
@@ -816,8 +813,7 @@ class Game(GameRecord):
 
     def _make_trump(self, seat: int, suit: int) -> None:
         self._trump = suit
-        self._effective = EFFECTIVE_SUIT[suit]
-        self._suit_mask = SUIT_MASK[suit]
+        self._lead = LEAD[suit]
         self._maker = seat
 
     def _dealer_discards(self, card: int, evs: list[Event]) -> None:
@@ -858,7 +854,7 @@ class Game(GameRecord):
         self._alone.append(seat)
         self._out.append(partner)
         side = "makers" if seat % 2 == self._maker % 2 else "defenders"
-        evs.append(Event(ev.WENT_ALONE, seat, {"side": side, "partner": partner}))
+        evs.append(new_event(ev.WENT_ALONE, seat, {"side": side, "partner": partner}))
 
     # --- play (E16, E17) -----------------------------------------------------------------------
 
@@ -934,7 +930,7 @@ class Game(GameRecord):
         self._trick = []
         self._follow = 0
         evs = [
-            Event(
+            new_event(
                 ev.TRICK_WON,
                 winner,
                 {
@@ -982,7 +978,7 @@ class Game(GameRecord):
         scores[scoring] += points
         makers = self._maker % 2
         evs.append(
-            Event(
+            new_event(
                 ev.HAND_SCORED,
                 None,
                 {
@@ -1020,7 +1016,7 @@ class Game(GameRecord):
             }
         )
         evs.append(
-            Event(
+            new_event(
                 ev.GAME_WON,
                 None,
                 {
@@ -1043,7 +1039,7 @@ class Game(GameRecord):
                 self.rubber_points[scoring], self.rubber_points[1 - scoring]
             )
             evs.append(
-                Event(
+                new_event(
                     ev.RUBBER_WON,
                     None,
                     {
@@ -1059,7 +1055,7 @@ class Game(GameRecord):
         self._scores = [0, 0]
         self.game_number += 1
         evs.append(
-            Event(
+            new_event(
                 ev.GAME_STARTED,
                 None,
                 {"game_number": self.game_number, "dealer": (self.dealer + 1) % 4},
