@@ -113,6 +113,9 @@ _PASSED = {r: tuple(Event(ev.PASSED, s, {"round": r}) for s in range(4)) for r i
 _TRICK_COUNTS = tuple(tuple([t0, t1] for t1 in range(6)) for t0 in range(6))
 _DISCARDED = tuple(Event(ev.DEALER_DISCARDED, s, {}) for s in range(4))
 _STAYED = tuple(Event(ev.STAYED, s, {}) for s in range(4))
+# E9: accepting the turned card, by the bidder's place to the left of the dealer: the dealer
+# picks it up, his partner (two to the left) assists, an opponent orders it up.
+_ACCEPTED_BY = (ev.PICKED_UP, ev.ORDERED_UP, ev.ASSISTED, ev.ORDERED_UP)
 
 
 class InvalidDeal(EngineError):
@@ -412,7 +415,7 @@ class Game(GameRecord):
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
-        return list(legal)
+        return [*legal]
 
     def apply(self, seat: int, action: str) -> list[Event]:
         if seat is not self._turn:  # see legal_actions
@@ -751,12 +754,7 @@ class Game(GameRecord):
             self._turn = (dealer + 1) % 4
             return
         alone = action == ORDER_ALONE
-        if seat == dealer:
-            kind = ev.PICKED_UP
-        elif seat == partner_of(dealer):
-            kind = ev.ASSISTED
-        else:
-            kind = ev.ORDERED_UP
+        kind = _ACCEPTED_BY[(seat - dealer) % 4]
         self._make_trump(seat, self._proposed)
         evs.append(
             new_event(
