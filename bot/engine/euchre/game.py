@@ -6,10 +6,13 @@ action, a wrong seat or a finished game raises and leaves the state exactly as i
 
 Hot path (see scripts/bench_euchre.py): cards are ints and hands bit masks (cards.py); the
 legal plays of a hand come from precomputed tables, a play is checked with two mask tests, and
-a trick's winner is tracked card by card from a precomputed power table. The bidding phases
-cache their (short) legal lists until the next action. Playing a card that does not end a trick
-emits no event. `to_act` and `is_over` are plain attributes for the same reason: read them,
-never assign them (the engine itself never reads them back).
+a trick's winner is tracked card by card from a precomputed power table (the trick's first card
+picks its row, its suit and its follow mask in one lookup, cards.LEAD). The trick in progress is
+a list of shared {seat, card} dicts, which becomes trick_won's `cards` as it is. The bidding
+phases cache their (short) legal lists until the next action. Playing a card that does not end
+a trick emits no event, and events are made with `new_event` (no dataclass __init__). `to_act`
+and `is_over` are plain attributes for the same reason: read them, never assign them (the
+engine itself never reads them back).
 """
 
 from __future__ import annotations
