@@ -68,6 +68,20 @@ class Event:
         return {"kind": self.kind, "seat": self.seat, "data": dict(self.data)}
 
 
+_new_object = object.__new__
+
+
+def new_event(kind: str, seat: int | None, data: dict[str, Any]) -> Event:
+    """`Event(kind, seat, data)`, the same object, made without the dataclass `__init__`: in
+    Python 3.11 calling a class whose `__init__` is Python code costs about twice this, and an
+    engine makes several events a hand (scripts/bench_euchre.py)."""
+    made: Event = _new_object(Event)
+    made.kind = kind
+    made.seat = seat
+    made.data = data
+    return made
+
+
 # --- seeded PRNG --------------------------------------------------------------------------------
 
 

@@ -226,9 +226,7 @@ def deal_masks(state: int, plan: DealPlan, dealer: int) -> tuple[list[int], list
     making one)."""
     bits, chunks = plan
     pool = list(bits)
-    pop = pool.pop
     d: list[int] = []
-    append = d.append
     # Rng.next64 written out (a deal's hot spot: two or three draws, no method call).
     for groups, prod, limit in chunks:
         while True:
@@ -240,11 +238,13 @@ def deal_masks(state: int, plan: DealPlan, dealer: int) -> tuple[list[int], list
                 break
         value %= prod
         # Mixed-radix digits, lowest first: a group's digits are those of value % its product.
+        # `d.append(pool.pop(...))` as written: Python 3.11 specialises these two method calls
+        # (list append inline), which bound methods kept in locals would not get.
         for radices, group_prod in groups:
             part = value % group_prod
             value //= group_prod
             for radix in radices:
-                append(pop(part % radix))
+                d.append(pool.pop(part % radix))
                 part //= radix
     first = d[0] | d[1] | d[2] | d[3] | d[4]  # the dealer's left
     second = d[5] | d[6] | d[7] | d[8] | d[9]
@@ -259,7 +259,8 @@ def deal_masks(state: int, plan: DealPlan, dealer: int) -> tuple[list[int], list
     else:
         hands = [first, second, third, fourth]
     kitty = [d[20].bit_length() - 1]
-    kitty += [bit.bit_length() - 1 for bit in pool]
+    for bit in pool:  # a loop, not a comprehension: three cards, no extra frame (3.11)
+        kitty.append(bit.bit_length() - 1)
     return hands, kitty
 
 
@@ -270,6 +271,18 @@ BIT: tuple[int, ...] = tuple(1 << c for c in range(NUM_CARD_IDS))
 # SUIT_MASK[trump][suit]: the cards whose suit, with that trump, is `suit` (E5, E6).
 SUIT_MASK: tuple[tuple[int, ...], ...] = tuple(
     tuple(sum(BIT[c] for c in range(NUM_CARD_IDS) if EFFECTIVE_SUIT[t][c] == s) for s in range(4))
+    for t in range(4)
+)
+
+
+# LEAD[trump][card]: what leading `card` fixes for its trick, read in one lookup on the hot
+# path: (the suit led, SUIT_MASK of that suit = the cards that follow it, the trick's power
+# row TRICK_POWER[trump][led]).
+LEAD: tuple[tuple[tuple[int, int, tuple[int, ...]], ...], ...] = tuple(
+    tuple(
+        (led, SUIT_MASK[t][led], TRICK_POWER[t][led])
+        for led in (EFFECTIVE_SUIT[t][c] for c in range(NUM_CARD_IDS))
+    )
     for t in range(4)
 )
 

@@ -6,10 +6,13 @@ action, a wrong seat or a finished game raises and leaves the state exactly as i
 
 Hot path (see scripts/bench_euchre.py): cards are ints and hands bit masks (cards.py); the
 legal plays of a hand come from precomputed tables, a play is checked with two mask tests, and
-a trick's winner is tracked card by card from a precomputed power table. The bidding phases
-cache their (short) legal lists until the next action. Playing a card that does not end a trick
-emits no event. `to_act` and `is_over` are plain attributes for the same reason: read them,
-never assign them (the engine itself never reads them back).
+a trick's winner is tracked card by card from a precomputed power table (the trick's first card
+picks its row, its suit and its follow mask in one lookup, cards.LEAD). The trick in progress is
+a list of shared {seat, card} dicts, which becomes trick_won's `cards` as it is. The bidding
+phases cache their (short) legal lists until the next action. Playing a card that does not end
+a trick emits no event, and events are made with `new_event` (no dataclass __init__). `to_act`
+and `is_over` are plain attributes for the same reason: read them, never assign them (the
+engine itself never reads them back).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from bot.engine.common import (
     NotYourTurn,
     hand_rng,
     hand_state,
+    new_event,
     partner_of,
 )
 from bot.engine.euchre import events as ev
@@ -55,12 +59,10 @@ from bot.engine.euchre.cards import (
     BIT,
     CARD_OF_CODE,
     CODES,
-    EFFECTIVE_SUIT,
     JOKER,
+    LEAD,
     NO_SUIT,
-    SUIT_MASK,
     SUITS,
-    TRICK_POWER,
     DealPlan,
     cards_in,
     deal_masks,
@@ -93,20 +95,20 @@ PURPOSE_FIRST_DEALER = 2
 HIDDEN_DISCARD = "discard:?"  # another seat's discard, in hand_history
 
 
-# _SEAT_CARD[seat][card]: trick_won's {seat, card}. Shared by every event of every game, and
-# read-only like all event data: a table holds a hand or two of events, 24 such dicts a hand.
+# _SEAT_CARD[seat][card]: a played card as trick_won lists it, {seat, card}. The trick in
+# progress is a list of these, so the finished trick is trick_won's `cards` as it stands (no
+# copy). Shared by every trick and event of every game, and read-only like all event data.
 _SEAT_CARD = tuple(tuple({"seat": s, "card": code} for code in CODES) for s in range(4))
 
 
 # Shared read-only tuples, so the play path allocates none: _PLAYED[seat][card] is the action
-# log's (seat, "play:<card>") (the record holds the canonical string, equal to the one given),
-# _IN_TRICK[seat][card] a trick's (seat, card). Every game's logs point at the same few hundred.
+# log's (seat, "play:<card>") (the record holds the canonical string, equal to the one given).
+# Every game's logs point at the same few hundred.
 _PLAYED = tuple(tuple((s, action) for action in PLAY_ACTION) for s in range(4))
 # to_act while one seat acts: one shared list per seat (to_act is read-only to every reader,
 # and the engine replaces it, never changes it).
 _ACTS = ([0], [1], [2], [3])
 _PASSES = tuple((s, PASS) for s in range(4))
-_IN_TRICK = tuple(tuple((s, card) for card in range(len(CODES))) for s in range(4))
 # The events that carry nothing but their seat (and a constant), made once: events are read-only
 # (every reader only reads them), so a shared one is equal to a fresh one in every way that counts.
 _PASSED = {r: tuple(Event(ev.PASSED, s, {"round": r}) for s in range(4)) for r in (1, 2)}
@@ -114,20 +116,9 @@ _PASSED = {r: tuple(Event(ev.PASSED, s, {"round": r}) for s in range(4)) for r i
 _TRICK_COUNTS = tuple(tuple([t0, t1] for t1 in range(6)) for t0 in range(6))
 _DISCARDED = tuple(Event(ev.DEALER_DISCARDED, s, {}) for s in range(4))
 _STAYED = tuple(Event(ev.STAYED, s, {}) for s in range(4))
-
-
-def _trick_cards(trick: list[tuple[int, int]]) -> list[dict[str, Any]]:
-    """trick_won's cards: [{seat, card}, ...] in play order (written out for four cards, the
-    usual trick: one of the hot spots of a hand)."""
-    if len(trick) == 4:
-        (s0, c0), (s1, c1), (s2, c2), (s3, c3) = trick
-        return [
-            _SEAT_CARD[s0][c0],
-            _SEAT_CARD[s1][c1],
-            _SEAT_CARD[s2][c2],
-            _SEAT_CARD[s3][c3],
-        ]
-    return [_SEAT_CARD[s][c] for s, c in trick]
+# E9: accepting the turned card, by the bidder's place to the left of the dealer: the dealer
+# picks it up, his partner (two to the left) assists, an opponent orders it up.
+_ACCEPTED_BY = (ev.PICKED_UP, ev.ORDERED_UP, ev.ASSISTED, ev.ORDERED_UP)
 
 
 class InvalidDeal(EngineError):
@@ -219,8 +210,7 @@ class Game(GameRecord):
         "_rubber",
         "_hand_limit",
         "_prow",
-        "_effective",
-        "_suit_mask",
+        "_lead",
         "_follow",
         "_last_count",
         "_legal",
@@ -262,13 +252,13 @@ class Game(GameRecord):
     _ask: list[int]
     _next: Sequence[int]
     _n_active: int
-    _trick: list[tuple[int, int]]
+    _trick: list[dict[str, Any]]  # _SEAT_CARD entries in play order
     _led: int
     _best_power: int
     _best_seat: int
     _tricks: list[int]
     _tricks_played: int
-    _last_trick: tuple[list[tuple[int, int]], int] | None
+    _last_trick: tuple[list[dict[str, Any]], int] | None  # (its cards, the winner)
     _fair: FairDealer | None  # deal="fair-v1" (docs/fair-deals.md), else None
     _deals: DealFn | None
     _deck: tuple[int, ...]
@@ -279,9 +269,8 @@ class Game(GameRecord):
     _stick: bool
     _rubber: bool
     _hand_limit: int  # options.hands: the game ends after that many hands (0: no limit)
-    _prow: tuple[int, ...]
-    _effective: tuple[int, ...]
-    _suit_mask: tuple[int, ...]
+    _prow: tuple[int, ...]  # the trick's TRICK_POWER row (set by its first card)
+    _lead: tuple[tuple[int, int, tuple[int, ...]], ...]  # LEAD[trump]
     _follow: int
     _last_count: int
     _legal: Sequence[str] | None
@@ -339,7 +328,7 @@ class Game(GameRecord):
             self.seat_of_position = seat_of_position
             dealer = 0
             evs.append(
-                Event(
+                new_event(
                     ev.SEATING_DRAWN,
                     None,
                     {
@@ -362,7 +351,7 @@ class Game(GameRecord):
         if options.deal == SEEDED:
             self._fair = None
             deal = self._fetch_deal(0, dealer)
-            evs.append(Event(ev.GAME_STARTED, None, {"game_number": 0, "dealer": dealer}))
+            evs.append(new_event(ev.GAME_STARTED, None, {"game_number": 0, "dealer": dealer}))
             self._start_hand(deal, evs)
         else:
             if deals is not None:
@@ -374,7 +363,7 @@ class Game(GameRecord):
             self._fair = FairDealer(
                 GAME_NAME, euchre_deck(options.deck, options.joker), by_seat, seed, options.deal
             )
-            evs.append(Event(ev.GAME_STARTED, None, {"game_number": 0, "dealer": dealer}))
+            evs.append(new_event(ev.GAME_STARTED, None, {"game_number": 0, "dealer": dealer}))
             self._await_cut()
         self.events = evs
 
@@ -429,7 +418,7 @@ class Game(GameRecord):
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
-        return list(legal)
+        return [*legal]
 
     def apply(self, seat: int, action: str) -> list[Event]:
         if seat is not self._turn:  # see legal_actions
@@ -465,11 +454,10 @@ class Game(GameRecord):
             return self._play_last_card(seat, action, card)
         self.actions.append(_PLAYED[seat][card])
         hands[seat] = hand ^ bit
-        trick.append(_IN_TRICK[seat][card])
+        trick.append(_SEAT_CARD[seat][card])
         if count == 1:
-            led = self._led = self._effective[card]
-            self._follow = self._suit_mask[led]
-            prow = self._prow = TRICK_POWER[self._trump][led]
+            self._led, self._follow, prow = self._lead[card]
+            self._prow = prow
             self._best_power = prow[card]
             self._best_seat = seat
             nxt = self._turn = self._next[seat]
@@ -495,13 +483,13 @@ class Game(GameRecord):
         self._follow = 0
         self._turn = winner
         self.to_act = _ACTS[winner]
-        event = Event(
+        event = new_event(
             ev.TRICK_WON,
             winner,
             {
                 "number": number,
-                "leader": trick[0][0],
-                "cards": _trick_cards(trick),
+                "leader": trick[0]["seat"],
+                "cards": trick,
                 "tricks": _TRICK_COUNTS[tricks[0]][tricks[1]],
             },
         )
@@ -588,7 +576,7 @@ class Game(GameRecord):
         self._reset_hand(deal)
         turned = self._turned
         evs.append(
-            Event(
+            new_event(
                 ev.HAND_DEALT,
                 self.dealer,
                 {
@@ -629,8 +617,7 @@ class Game(GameRecord):
         self._trick = []
         self._led = NO_SUIT
         self._prow = ()
-        self._effective = ()
-        self._suit_mask = ()
+        self._lead = ()
         self._follow = 0
         self._last_count = 0
         self._best_power = -1
@@ -741,7 +728,7 @@ class Game(GameRecord):
         else:  # NAME_SUIT
             suit = SUIT_ACTION[action][0]
             self._named = self._proposed = suit
-            evs.append(Event(ev.SUIT_NAMED, seat, {"suit": SUITS[suit]}))
+            evs.append(new_event(ev.SUIT_NAMED, seat, {"suit": SUITS[suit]}))
             self._phase = BIDDING1
             self._turn = (self.dealer + 1) % 4
         # A hand thrown in under fair-v1 leaves the next one waiting for its cut: nobody acts.
@@ -758,7 +745,7 @@ class Game(GameRecord):
                 self._turn = (seat + 1) % 4
                 return
             evs.append(
-                Event(
+                new_event(
                     ev.TURNED_DOWN,
                     None,
                     {"card": CODES[self._turned], "suit": SUITS[self._proposed]},
@@ -770,15 +757,10 @@ class Game(GameRecord):
             self._turn = (dealer + 1) % 4
             return
         alone = action == ORDER_ALONE
-        if seat == dealer:
-            kind = ev.PICKED_UP
-        elif seat == partner_of(dealer):
-            kind = ev.ASSISTED
-        else:
-            kind = ev.ORDERED_UP
+        kind = _ACCEPTED_BY[(seat - dealer) % 4]
         self._make_trump(seat, self._proposed)
         evs.append(
-            Event(
+            new_event(
                 kind,
                 seat,
                 {"suit": SUITS[self._trump], "card": CODES[self._turned], "alone": alone},
@@ -809,7 +791,7 @@ class Game(GameRecord):
             # E12: thrown in; E3: the deal passes to the left.
             next_dealer = (self.dealer + 1) % 4
             evs.append(
-                Event(
+                new_event(
                     ev.REDEAL,
                     self.dealer,
                     {"hand_number": self.hand_number, "next_dealer": next_dealer},
@@ -820,7 +802,9 @@ class Game(GameRecord):
         suit, alone = SUIT_ACTION[action]
         self._make_trump(seat, suit)
         style = "next" if suit == same_colour(self._proposed) else "cross"
-        evs.append(Event(ev.CALLED, seat, {"suit": SUITS[suit], "style": style, "alone": alone}))
+        evs.append(
+            new_event(ev.CALLED, seat, {"suit": SUITS[suit], "style": style, "alone": alone})
+        )
         if alone:
             self._go_alone(seat, evs)
         if self._maker_alone:
@@ -830,8 +814,7 @@ class Game(GameRecord):
 
     def _make_trump(self, seat: int, suit: int) -> None:
         self._trump = suit
-        self._effective = EFFECTIVE_SUIT[suit]
-        self._suit_mask = SUIT_MASK[suit]
+        self._lead = LEAD[suit]
         self._maker = seat
 
     def _dealer_discards(self, card: int, evs: list[Event]) -> None:
@@ -872,7 +855,7 @@ class Game(GameRecord):
         self._alone.append(seat)
         self._out.append(partner)
         side = "makers" if seat % 2 == self._maker % 2 else "defenders"
-        evs.append(Event(ev.WENT_ALONE, seat, {"side": side, "partner": partner}))
+        evs.append(new_event(ev.WENT_ALONE, seat, {"side": side, "partner": partner}))
 
     # --- play (E16, E17) -----------------------------------------------------------------------
 
@@ -918,7 +901,9 @@ class Game(GameRecord):
             else:
                 defender_alone = True
         points, scoring, reason = score_hand(makers, tricks[makers], maker_alone, defender_alone)
-        game_won = self._scores[scoring] + points >= self._target or self._last_hand()
+        game_won = self._scores[scoring] + points >= self._target or (
+            self._hand_limit and self._last_hand()  # options.hands=0 (the default) costs no call
+        )
         rubber_goes_on = self._rubber and self.games_won[scoring] + 1 < 2
         deal = None
         goes_on = not game_won or rubber_goes_on
@@ -935,7 +920,7 @@ class Game(GameRecord):
         self._legal = None
         self._hands[seat] ^= BIT[card]
         trick = self._trick
-        trick.append(_IN_TRICK[seat][card])
+        trick.append(_SEAT_CARD[seat][card])
         if power > self._best_power:
             self._best_power = power
             self._best_seat = seat
@@ -946,13 +931,13 @@ class Game(GameRecord):
         self._trick = []
         self._follow = 0
         evs = [
-            Event(
+            new_event(
                 ev.TRICK_WON,
                 winner,
                 {
                     "number": number,
-                    "leader": trick[0][0],
-                    "cards": _trick_cards(trick),
+                    "leader": trick[0]["seat"],
+                    "cards": trick,
                     "tricks": _TRICK_COUNTS[tricks[0]][tricks[1]],
                 },
             )
@@ -994,7 +979,7 @@ class Game(GameRecord):
         scores[scoring] += points
         makers = self._maker % 2
         evs.append(
-            Event(
+            new_event(
                 ev.HAND_SCORED,
                 None,
                 {
@@ -1013,7 +998,7 @@ class Game(GameRecord):
             )
         )
         if scores[scoring] < self._target:
-            if not self._last_hand():
+            if not (self._hand_limit and self._last_hand()):
                 return
             # The fixed number of hands is played: the side ahead wins; level, the side that
             # scored this last hand (a progressive round ranks players by points, not by this).
@@ -1032,7 +1017,7 @@ class Game(GameRecord):
             }
         )
         evs.append(
-            Event(
+            new_event(
                 ev.GAME_WON,
                 None,
                 {
@@ -1055,7 +1040,7 @@ class Game(GameRecord):
                 self.rubber_points[scoring], self.rubber_points[1 - scoring]
             )
             evs.append(
-                Event(
+                new_event(
                     ev.RUBBER_WON,
                     None,
                     {
@@ -1071,7 +1056,7 @@ class Game(GameRecord):
         self._scores = [0, 0]
         self.game_number += 1
         evs.append(
-            Event(
+            new_event(
                 ev.GAME_STARTED,
                 None,
                 {"game_number": self.game_number, "dealer": (self.dealer + 1) % 4},
@@ -1098,10 +1083,10 @@ class Game(GameRecord):
             "legal_actions": [] if seat is None else self.legal_actions(seat),
             "hand": None if seat is None else display_sorted(cards_in(self._hands[seat]), trump),
             "hand_sizes": [hand.bit_count() for hand in self._hands],
-            "trick": [{"seat": s, "card": CODES[c]} for s, c in self._trick],
+            "trick": [dict(played) for played in self._trick],
             "last_trick": None
             if last is None
-            else {"cards": [{"seat": s, "card": CODES[c]} for s, c in last[0]], "winner": last[1]},
+            else {"cards": [dict(played) for played in last[0]], "winner": last[1]},
             "tricks_won": list(self._tricks),
             "scores": list(self._scores),
             "is_over": self._phase == OVER,
