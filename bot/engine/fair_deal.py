@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import sys
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -56,9 +57,19 @@ _TRUCO_RANKS: Final = "A234567JQK"
 
 
 def euchre_deck(size: int, joker: bool) -> tuple[str, ...]:
-    """Clubs, diamonds, hearts, spades; in each suit the ranks from low to high; the joker last."""
-    cards = tuple(rank + suit for suit in _EUCHRE_SUITS for rank in _EUCHRE_LOWEST[size])
-    return (*cards, "JO") if joker else cards
+    """Clubs, diamonds, hearts, spades; in each suit the ranks from low to high; the joker last.
+    One tuple per deck, its card strings shared by every game (issue 31: each fair game held
+    its own ~25 strings, ~1.2 KB a table)."""
+    deck = _EUCHRE_DECKS.get((size, joker))
+    if deck is None:
+        cards = tuple(
+            sys.intern(rank + suit) for suit in _EUCHRE_SUITS for rank in _EUCHRE_LOWEST[size]
+        )
+        deck = _EUCHRE_DECKS[(size, joker)] = (*cards, "JO") if joker else cards
+    return deck
+
+
+_EUCHRE_DECKS: dict[tuple[int, bool], tuple[str, ...]] = {}  # at most six: sizes x joker
 
 
 TRUCO_DECK: Final[tuple[str, ...]] = tuple(r + s for s in "CDHS" for r in _TRUCO_RANKS)
