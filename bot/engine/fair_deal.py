@@ -334,7 +334,8 @@ class FairDealer:
     only records the commitment message), and `reveal` when the hand ends.
 
     Memory: a revealed hand is kept as (hand, dealer, cut text), not as its record (issue 31:
-    records held ~100 B per action); `records()` rebuilds them, and the last one is cached."""
+    records held ~100 B per action); `records()` rebuilds them. Of the last one only its
+    shuffled deck is kept, the record built from it at each view."""
 
     __slots__ = (
         "_done",
@@ -380,7 +381,9 @@ class FairDealer:
         self.deal: dict[str, Any] | None = None
         self.message: int | None = None  # v2: the id of the game's commitment message
         self._done: tuple[tuple[int, int, str], ...] = ()  # revealed: (hand, dealer, cut)
-        self._last: dict[str, Any] | None = None  # the last revealed record, built once
+        # The last revealed hand's shuffled deck, made once: its record is built from it at
+        # each view (a record kept whole held ~2 KB a table, issue 31; the shuffle is the cost).
+        self._last: tuple[str, ...] | None = None
 
     def begin(self, hand: int, dealer: int, cutter: int) -> None:
         """Hand `hand` (1-based) waits for its cut: its commitment is now public."""
@@ -428,10 +431,13 @@ class FairDealer:
         self._done = (*self._done, (self.hand, self.dealer, self.cut_text))
         self._last = None
 
-    def _record(self, hand: int, dealer: int, cut: str) -> dict[str, Any]:
+    def _record(
+        self, hand: int, dealer: int, cut: str, shuffled: Sequence[str] | None = None
+    ) -> dict[str, Any]:
         seed = server_seed(self._secret, hand)
         previous = previous_commitment(self._secret, hand)
-        shuffled = shuffle(self._key(hand, seed, cut, previous), self.deck)
+        if shuffled is None:
+            shuffled = shuffle(self._key(hand, seed, cut, previous), self.deck)
         record: dict[str, Any] = {
             "version": self.version,
             "game": self.game,
@@ -458,8 +464,14 @@ class FairDealer:
         """The public part: never the current hand's server seed (it is in `revealed` once the
         hand is over). `next_commitment` is shown early so that (version 1) a click made
         during this hand (the one that ends it) can be the next hand's cut."""
-        if self._done and self._last is None:
-            self._last = self._record(*self._done[-1])
+        revealed = None
+        if self._done:
+            hand, dealer, cut = self._done[-1]
+            if self._last is None:
+                seed = server_seed(self._secret, hand)
+                key = self._key(hand, seed, cut, previous_commitment(self._secret, hand))
+                self._last = tuple(shuffle(key, self.deck))
+            revealed = self._record(hand, dealer, cut, self._last)
         out = {
             "version": self.version,
             "hand": self.hand,
@@ -469,7 +481,7 @@ class FairDealer:
             "previous_commitment": self.previous.hex(),
             "cut": self.cut_text,
             "next_commitment": commitment(server_seed(self._secret, self.hand + 1)).hex(),
-            "revealed": None if self._last is None else copy_record(self._last),
+            "revealed": revealed,
         }
         if self.version == 2:
             out["game_commitment"] = hashlib.sha256(self._secret).hexdigest()
