@@ -398,10 +398,11 @@ async def _serve_bot(conn: Connection, config: dict[str, Any]) -> None:
                     [tracemalloc.Filter(False, __file__, all_frames=True)]
                 )
                 current = sum(stat.size for stat in snapshot.statistics("filename"))
+                limit = int(args[1]) if len(args) > 1 else 10
                 if args[0] == "growth" and kept is not None:
-                    sites = _growth_sites(snapshot, kept)
+                    sites = _growth_sites(snapshot, kept, limit)
                 else:
-                    sites = _allocation_sites(snapshot)
+                    sites = _allocation_sites(snapshot, limit)
                 kept = snapshot
                 conn.send((current, _rss_bytes(), sites))
             elif command == "untrace":
@@ -455,7 +456,7 @@ def _site(traceback: tracemalloc.Traceback) -> str:
     return f"{Path(frame.filename).name}:{frame.lineno}"
 
 
-def _allocation_sites(snapshot: tracemalloc.Snapshot) -> list[tuple[str, int, int]]:
+def _allocation_sites(snapshot: tracemalloc.Snapshot, limit: int) -> list[tuple[str, int, int]]:
     """(site, bytes, blocks), largest first."""
     sites: dict[str, list[int]] = {}
     for stat in snapshot.statistics("traceback"):
@@ -463,24 +464,32 @@ def _allocation_sites(snapshot: tracemalloc.Snapshot) -> list[tuple[str, int, in
         entry[0] += stat.size
         entry[1] += stat.count
     ranked = sorted(sites.items(), key=lambda item: -item[1][0])
-    return [(site, size, count) for site, (size, count) in ranked[:15]]
+    return [(site, size, count) for site, (size, count) in ranked[:limit]]
 
 
 def _growth_sites(
-    snapshot: tracemalloc.Snapshot, before: tracemalloc.Snapshot
+    snapshot: tracemalloc.Snapshot, before: tracemalloc.Snapshot, limit: int
 ) -> list[tuple[str, int, int]]:
     """(area, bytes, blocks) added since `before`, by area of the code (bot/engine/euchre,
-    bot/tables, discord, ...), largest first."""
+    bot/tables, discord, ...), largest first; past 10 (`--memory-sites`), by line: the areas,
+    then the lines."""
     areas: dict[str, list[int]] = {}
+    lines: dict[str, list[int]] = {}
     for stat in snapshot.compare_to(before, "traceback"):
-        site = _site(stat.traceback).rsplit(":", 1)[0]
+        line = _site(stat.traceback)
+        entry = lines.setdefault(line, [0, 0])
+        entry[0] += stat.size_diff
+        entry[1] += stat.count_diff
+        site = line.rsplit(":", 1)[0]
         parts = site.split("/")
         area = "/".join(parts[:3] if parts[:2] == ["bot", "engine"] else parts[:2])
         entry = areas.setdefault(area if "/" in site else f"other ({site})", [0, 0])
         entry[0] += stat.size_diff
         entry[1] += stat.count_diff
     ranked = sorted(areas.items(), key=lambda item: -item[1][0])
-    return [(area, size, count) for area, (size, count) in ranked[:10]]
+    if limit > 10:
+        ranked = ranked[:10] + sorted(lines.items(), key=lambda item: -item[1][0])
+    return [(area, size, count) for area, (size, count) in ranked[:limit]]
 
 
 def _profile_text(profiler: cProfile.Profile, lines: int) -> str:
@@ -1548,7 +1557,7 @@ async def memory_run(args: argparse.Namespace) -> tuple[float, float, float]:
         await open_tables(new, concurrency=8)  # tracemalloc slows the bot down several times
         await play_to_mid_game(state, new, moves)
         active, actions_mid, versions_mid = await state.bot.ask("idle")
-        traced, rss_after, sites = await state.bot.ask("measure", "all")
+        traced, rss_after, sites = await state.bot.ask("measure", "all", args.memory_sites)
         print(
             f"measured at {(actions_mid - actions_before) / count:.0f} actions a table: "
             f"{traced / count / 1024:.1f} KB per table (Python heap), "
@@ -1558,7 +1567,7 @@ async def memory_run(args: argparse.Namespace) -> tuple[float, float, float]:
         # The same tables, further on: what an action adds (the action log, the game's events).
         await play_to_mid_game(state, new, 2 * moves)
         _, _, versions_later = await state.bot.ask("idle")
-        traced_later, _, growth = await state.bot.ask("measure", "growth")
+        traced_later, _, growth = await state.bot.ask("measure", "growth", args.memory_sites)
         await state.bot.ask("untrace")
     per_table = float(traced) / count
     more_actions = max(1, versions_later - versions_mid)
@@ -1586,10 +1595,10 @@ async def memory_run(args: argparse.Namespace) -> tuple[float, float, float]:
         f"{(per_table + per_action * (200 - actions_each)) / 1024:.1f} KB at 200 (a long game)"
     )
     print("  largest allocation sites, per table (the allocating frame nearest to the project):")
-    for site, size, blocks in sites[:10]:
+    for site, size, blocks in sites[: args.memory_sites]:
         print(f"    {size / count:9.0f} B  {blocks / count:6.1f} blocks  {site}")
     print("  what the further actions added, per action, by area of the code:")
-    for site, size, blocks in growth[:8]:
+    for site, size, blocks in growth[: max(8, args.memory_sites)]:
         print(f"    {size / more_actions:9.0f} B  {blocks / more_actions:6.2f} blocks  {site}")
     return per_table, actions_each, at_100
 
@@ -1778,6 +1787,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--seconds", type=float, default=15.0, help="measurement window")
     parser.add_argument("--memory-tables", type=int, default=100, help="0: no memory run")
+    parser.add_argument(
+        "--memory-sites",
+        type=int,
+        default=10,
+        help="allocation sites listed (past 10: growth by line too)",
+    )
     parser.add_argument("--warm-tables", type=int, default=10)
     parser.add_argument("--mid-moves", type=int, default=4)
     parser.add_argument("--profile", action="store_true", help="profile at the largest size")

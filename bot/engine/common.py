@@ -172,17 +172,22 @@ def hand_state(seed: int, hand_number: int, purpose: int = 0) -> int:
 class ActionPairs:
     """One (seat, action) tuple for each distinct pair, for many games' logs to share: a game's
     log holds hundreds of pairs, and a host process holds many games (and their records).
-    Bounded: only actions some engine accepted are put here, a few hundred distinct ones."""
+    Bounded: only actions some engine accepted are put here, a few hundred distinct ones. An
+    action that starts with one of `unshared` (a fair deal's cut: unique to its hand) is never
+    kept: each would stay here for good, ~200 B a hand of every table ever played."""
 
-    __slots__ = ("_pairs",)
+    __slots__ = ("_pairs", "_unshared")
 
-    def __init__(self) -> None:
+    def __init__(self, unshared: tuple[str, ...] = ()) -> None:
         self._pairs: dict[tuple[int, str], tuple[int, str]] = {}
+        self._unshared = unshared
 
     def share(self, seat: int, action: str) -> tuple[int, str]:
-        """The shared tuple equal to (seat, action)."""
+        """The shared tuple equal to (seat, action); a new one for an unshared action."""
         pair = self._pairs.get((seat, action))
         if pair is None:
+            if self._unshared and action.startswith(self._unshared):
+                return (seat, action)
             pair = self._pairs[(seat, action)] = (seat, sys.intern(action))
         return pair
 

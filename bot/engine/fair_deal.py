@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import sys
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -56,9 +57,19 @@ _TRUCO_RANKS: Final = "A234567JQK"
 
 
 def euchre_deck(size: int, joker: bool) -> tuple[str, ...]:
-    """Clubs, diamonds, hearts, spades; in each suit the ranks from low to high; the joker last."""
-    cards = tuple(rank + suit for suit in _EUCHRE_SUITS for rank in _EUCHRE_LOWEST[size])
-    return (*cards, "JO") if joker else cards
+    """Clubs, diamonds, hearts, spades; in each suit the ranks from low to high; the joker last.
+    One tuple per deck, its card strings shared by every game (issue 31: each fair game held
+    its own ~25 strings, ~1.2 KB a table)."""
+    deck = _EUCHRE_DECKS.get((size, joker))
+    if deck is None:
+        cards = tuple(
+            sys.intern(rank + suit) for suit in _EUCHRE_SUITS for rank in _EUCHRE_LOWEST[size]
+        )
+        deck = _EUCHRE_DECKS[(size, joker)] = (*cards, "JO") if joker else cards
+    return deck
+
+
+_EUCHRE_DECKS: dict[tuple[int, bool], tuple[str, ...]] = {}  # at most six: sizes x joker
 
 
 TRUCO_DECK: Final[tuple[str, ...]] = tuple(r + s for s in "CDHS" for r in _TRUCO_RANKS)
@@ -304,17 +315,6 @@ def deal_options_dict(deal: str, players: tuple[str, ...] | None) -> dict[str, A
     return {"deal": deal, "players": list(players or ())}
 
 
-def copy_record(record: dict[str, Any]) -> dict[str, Any]:
-    """A fresh copy of a hand record (its values are strings, ints, lists of strings and lists
-    of lists of strings)."""
-    return {
-        key: [list(v) if isinstance(v, list) else v for v in value]
-        if isinstance(value, list)
-        else value
-        for key, value in record.items()
-    }
-
-
 # --- one game's fair dealing ---------------------------------------------------------------------
 
 
@@ -327,7 +327,8 @@ class FairDealer:
     only records the commitment message), and `reveal` when the hand ends.
 
     Memory: a revealed hand is kept as (hand, dealer, cut text), not as its record (issue 31:
-    records held ~100 B per action); `records()` rebuilds them, and the last one is cached."""
+    records held ~100 B per action); `records()` rebuilds them. Of the last one only its
+    shuffled deck is kept, the record built from it at each view."""
 
     __slots__ = (
         "_done",
@@ -374,7 +375,9 @@ class FairDealer:
         self.deal: dict[str, Any] | None = None
         self.message: int | None = None  # v2: the id of the game's commitment message
         self._done: tuple[tuple[int, int, str], ...] = ()  # revealed: (hand, dealer, cut)
-        self._last: dict[str, Any] | None = None  # the last revealed record, built once
+        # The last revealed hand's shuffled deck, made once: its record is built from it at
+        # each view (a record kept whole held ~2 KB a table, issue 31; the shuffle is the cost).
+        self._last: tuple[str, ...] | None = None
         # The next hand's commitment (hex), made once a hand: every view shows it, and an HMAC
         # per view was the bot's largest own cost at 200 busy tables (issue 31).
         self._next = _next_commitment(self._secret, self.hand)
@@ -426,10 +429,13 @@ class FairDealer:
         self._done = (*self._done, (self.hand, self.dealer, self.cut_text))
         self._last = None
 
-    def _record(self, hand: int, dealer: int, cut: str) -> dict[str, Any]:
+    def _record(
+        self, hand: int, dealer: int, cut: str, shuffled: Sequence[str] | None = None
+    ) -> dict[str, Any]:
         seed = server_seed(self._secret, hand)
         previous = previous_commitment(self._secret, hand)
-        shuffled = shuffle(self._key(hand, seed, cut, previous), self.deck)
+        if shuffled is None:
+            shuffled = shuffle(self._key(hand, seed, cut, previous), self.deck)
         record: dict[str, Any] = {
             "version": self.version,
             "game": self.game,
@@ -456,8 +462,14 @@ class FairDealer:
         """The public part: never the current hand's server seed (it is in `revealed` once the
         hand is over). `next_commitment` is shown early so that (version 1) a click made
         during this hand (the one that ends it) can be the next hand's cut."""
-        if self._done and self._last is None:
-            self._last = self._record(*self._done[-1])
+        revealed = None
+        if self._done:
+            hand, dealer, cut = self._done[-1]
+            if self._last is None:
+                seed = server_seed(self._secret, hand)
+                key = self._key(hand, seed, cut, previous_commitment(self._secret, hand))
+                self._last = tuple(shuffle(key, self.deck))
+            revealed = self._record(hand, dealer, cut, self._last)
         out = {
             "version": self.version,
             "hand": self.hand,
@@ -467,7 +479,7 @@ class FairDealer:
             "previous_commitment": self.previous.hex(),
             "cut": self.cut_text,
             "next_commitment": self._next,
-            "revealed": None if self._last is None else copy_record(self._last),
+            "revealed": revealed,
         }
         if self.version == 2:
             out["game_commitment"] = hashlib.sha256(self._secret).hexdigest()

@@ -99,7 +99,8 @@ class BotSeats:
             return  # the running task re-checks after each move
         if bot_seat_to_act(table) is None:
             return
-        table.bot_task = asyncio.create_task(self._run(table), name=f"table-{table.id}-bots")
+        task = table.bot_task = asyncio.create_task(self._run(table), name=f"table-{table.id}-bots")
+        task.add_done_callback(lambda done: _let_go(table, done))
 
     async def wait(self, table: Table) -> None:
         """Until the table's bot seats have nothing left to do (tests and the demo)."""
@@ -173,3 +174,9 @@ class BotSeats:
 
     def _pause(self, failures: int) -> float:
         return retry_pause(failures, self.retry_delay, self.max_retry_delay)
+
+
+def _let_go(table: Table, done: asyncio.Task[None]) -> None:
+    """A finished bot task is not kept: it held its coroutine, ~700 B a table (issue 31)."""
+    if table.bot_task is done:
+        table.bot_task = None

@@ -275,7 +275,17 @@ class FairCuts:
             if waker is not None:
                 waker.set()  # look again now
             return
-        self._tasks[table.id] = asyncio.create_task(self._run(table), name=f"table-{table.id}-cut")
+        task = self._tasks[table.id] = asyncio.create_task(
+            self._run(table), name=f"table-{table.id}-cut"
+        )
+        task.add_done_callback(lambda done: self._let_go(table.id, done))
+
+    def _let_go(self, table_id: int, done: asyncio.Task[None]) -> None:
+        """A finished cut is not kept, nor its waker: together ~1.5 KB a table (issue 31);
+        the next hand's cut starts a new task, which makes a new waker."""
+        if self._tasks.get(table_id) is done:
+            del self._tasks[table_id]
+            self._wakers.pop(table_id, None)
 
     def _typed_for(self, table: Table, hand: int, cutter: int) -> str | None:
         typed = self._typed.get(table.id)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.engine.common import ActionPairs, InvalidOptions
+from bot.engine.fair_deal import CUT_PREFIX
 from bot.engine.protocol import GameProtocol, OptionsProtocol
 from bot.engine.registry import ENGINES, Engine, engine_for
 
@@ -87,8 +88,9 @@ def rules_for(game: str) -> GameRules:
 
 
 # One (seat, action) tuple for each pair ever played, shared by every table's logs: a game's log
-# holds hundreds of pairs, twice (the engine's and the table record's).
-ACTION_PAIRS = ActionPairs()
+# holds hundreds of pairs, twice (the engine's and the table record's). Not the cuts: each is
+# played once (a drand round's randomness, a message id), and would be held for good.
+ACTION_PAIRS = ActionPairs(unshared=(CUT_PREFIX,))
 
 
 def shared_pair(seat: int, action: str) -> tuple[int, str]:

@@ -318,9 +318,11 @@ class TableService:
             result = build_result(record, table.seat_of_position, whole, self.now())
         forget_old_events(game)
         previous = [getattr(record, name) for name in UNDONE_IF_UNSTORED]
-        # The engine logged this pair last: both logs hold the one shared tuple instead.
+        # The engine logged this pair last: both logs hold the one tuple (shared by every
+        # table, but for a cut: unique to its hand, never shared).
         game.share_actions(ACTION_PAIRS, start=len(game.actions) - 1)
-        record.actions.append(shared_pair(seat, action))
+        last = game.actions[-1] if game.actions else None
+        record.actions.append(last if last == (seat, action) else shared_pair(seat, action))
         record.version = new_version
         if seats is not None:
             record.seats = seats

@@ -215,3 +215,14 @@ def test_tables_never_rewrite_a_games_actions_or_events() -> None:
                 targets = [node.target]
             bad += [f"{path.relative_to(ROOT)}:{node.lineno}" for t in targets if engine_list(t)]
     assert bad == []
+
+
+def test_action_pairs_never_keep_an_unshared_action() -> None:
+    """A cut is played once: kept, each would stay in the shared pairs for good (issue 31)."""
+    pairs = ActionPairs(unshared=("cut:",))
+    cut = pairs.share(1, "cut:drand:42:" + "ab" * 32)
+    assert cut == (1, "cut:drand:42:" + "ab" * 32) and len(pairs) == 0
+    assert pairs.share(1, "pass") is pairs.share(1, "pass") and len(pairs) == 1
+    before = len(table_games.ACTION_PAIRS)
+    table_games.shared_pair(2, "cut:msg:1143924991197315072")
+    assert len(table_games.ACTION_PAIRS) == before

@@ -19,6 +19,7 @@ from bot.engine.common import IllegalAction
 from bot.settings import Settings, SettingsError
 from bot.storage.backend import Storage
 from bot.tables import fair
+from bot.tables import games as table_games
 from bot.tables.fair_check import check_hand, expected_round, face
 from bot.tables.service import Table, TableService
 from emulator.beacon import fake_round
@@ -224,3 +225,18 @@ def test_the_relays_are_a_setting(tmp_path: Path) -> None:
     assert len(Settings.load(env={"DISCORD_TOKEN": "x"}, env_file=none).beacon_relays) > 1
     with pytest.raises(SettingsError):
         Settings.load(env={"DISCORD_TOKEN": "x", "BEACON_RELAYS": "api.drand.sh"}, env_file=none)
+
+
+async def test_a_table_keeps_no_finished_task_and_one_tuple_per_logged_action(
+    service: TableService,
+) -> None:
+    """Issue 31's memory: a done bot or cut task held its coroutine (~1 KB a table); the game's
+    log and the record's hold the same tuples, the cuts included (never in the shared pairs)."""
+    table = await finished(service, "euchre", target=5)
+    await asyncio.sleep(0)  # the done callbacks run
+    assert table.bot_task is None
+    assert table.id not in service.fair_cuts._tasks and table.id not in service.fair_cuts._wakers
+    assert table.game is not None
+    assert all(a is b for a, b in zip(table.game.actions, table.record.actions, strict=True))
+    cuts = [pair for pair in table.record.actions if pair[1].startswith("cut:")]
+    assert cuts and not any(table_games.ACTION_PAIRS.share(*pair) is pair for pair in cuts)

@@ -78,3 +78,21 @@ async def test_a_table_without_pictures_sends_none_and_removes_an_old_one() -> N
     shown = hand(table, pictures)
     await attached(pictures, shown, (table.id, table.version, 0, "pt-BR", None))
     assert shown.files == [] and pictures.drawn == 0
+
+
+async def test_a_delivered_picture_is_not_kept_but_one_on_its_way_is() -> None:
+    """Issue 31's memory: the cache holds a picture until a live hand puts it on its message
+    (~25 KB each); asked for after that, it is drawn again, never taken from an older state."""
+    pictures = SeatPictures()
+    table = samples.stages("euchre")["trick"]
+    parts = hand(table, pictures)
+    await attached(pictures, parts, None)
+    assert parts.seat_scene is not None and pictures.drawn == 1
+    assert await pictures.png(parts.seat_scene, wait=0) is not None  # on its way: kept
+    other = hand(table, pictures, seat=1)
+    await attached(pictures, other, None)
+    assert other.seat_scene is not None
+    pictures.delivered(parts.seat_scene)
+    assert await pictures.png(parts.seat_scene, wait=0) is None  # let go: drawn again
+    assert await pictures.png(other.seat_scene, wait=0) is not None  # another seat's stays
+    assert await pictures.png(parts.seat_scene) is not None and pictures.drawn == 3

@@ -341,6 +341,9 @@ class LiveHands:
             hand.shown, hand.drawn, hand.picture = shown, drawn, parts.picture
             hand.edited = asyncio.get_running_loop().time()
             hand.stale_since = None
+            scene = parts.seat_scene
+            if self._pictures is not None and parts.files and scene is not None:
+                self._pictures.delivered(scene)  # on the message now: its bytes are let go
             if parts.seat_scene is not None and parts.picture != parts.seat_scene.key:
                 # The text went alone (its picture not drawn in time): the next look brings it.
                 hand.drawn, hand.dirty = None, True

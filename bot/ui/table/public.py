@@ -117,9 +117,10 @@ class PublicMessages(TurnPings):
         channel = self._channels.setdefault(table.channel_id, ChannelQueue())
         channel.pending[table.id] = table
         if channel.task is None or channel.task.done():
-            channel.task = asyncio.create_task(
+            task = channel.task = asyncio.create_task(
                 self._drain(table.channel_id, channel), name=f"table-edits-{table.channel_id}"
             )
+            task.add_done_callback(lambda done: _let_go(channel, done))
 
     def can_attach(self, table: Table) -> bool:
         """Whether the bot may upload the picture in the table's channel (Attach Files). Not
@@ -363,3 +364,9 @@ class PublicMessages(TurnPings):
         self._shown.pop(table.id, None)
 
         self._attempts.pop(table.id, None)
+
+
+def _let_go(channel: ChannelQueue, done: asyncio.Task[None]) -> None:
+    """A finished drain is not kept (it held its coroutine); a newer one stays."""
+    if channel.task is done:
+        channel.task = None

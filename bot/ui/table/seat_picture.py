@@ -124,6 +124,17 @@ class SeatPictures:
             self._latest.popitem(last=False)
         return data
 
+    def delivered(self, scene: SeatScene) -> None:
+        """The picture of `scene` is on the hand message it was drawn for (a live hand's edit
+        went through): its bytes are not kept. The cache is for a picture on its way (drawn
+        while the answer went without it, or while the edit rested); one kept after its upload
+        was seldom asked for again, and the cache of 32 held ~0.9 MB of them (~25 KB each,
+        issue 31). Asked for again (another message of the same state), it is drawn again."""
+        slot = (scene.table_id, scene.seat)
+        cached = self._latest.get(slot)
+        if cached is not None and cached[0] == scene.key:
+            del self._latest[slot]
+
     async def png(self, scene: SeatScene, wait: float | None = None) -> bytes | None:
         """The picture of `scene`; None if it is not drawn within `wait` seconds (None: no
         limit). A picture that comes late is kept for the next one who asks."""
