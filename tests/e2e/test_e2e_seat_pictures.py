@@ -14,6 +14,7 @@ import pytest
 from bot.client import CardTableBot
 from bot.ui.kit.custom_ids import parse_game_action
 from bot.ui.kit.layout import flat
+from bot.ui.table import live_hands as live_hands_module
 from bot.ui.table import seat_picture
 from bot.ui.words.cards import card_text
 from emulator import Emulator, SimulatedUser
@@ -195,6 +196,61 @@ async def test_a_picture_older_than_its_text_is_taken_away_at_the_bound(
     # (the bots play on meanwhile: the text alone may be of a later state)
     await hand.wait_until(lambda m: picture_of(emulator, m.versions[-1]) is None, timeout=30)
     gate.set()
+    await driver.service.wait_for_bots(driver.table.id)
+    await ui.live_hands.idle()
+    latest = picture_of(emulator, hand.versions[-1])
+    assert latest is not None and latest.version == driver.table.version
+    driver.assert_no_failures()
+
+
+async def test_a_click_while_the_stale_picture_is_being_taken_away_shows_no_missing_picture(
+    emulator: Emulator,
+    world: World,
+    running_bot: CardTableBot,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The edit that takes a stale picture away reaches Discord; before the bot hears back, the
+    player clicks Refresh. The answer must not keep the picture the message no longer has
+    (Discord: 'Attachment seat.png is not an attachment of this message'); it comes without
+    it, or with the new one, and the interaction is answered."""
+    scale_rate_limits(emulator, running_bot, per=1.0)
+    driver = await seat_and_start(world, running_bot, "euchre new", 1, target=5, turn_timer=0)
+    ui = ui_of(running_bot)
+    ui.live_hands.pace = 0.05
+    ui.live_hands.stale_for = 0.3
+    ui.seat_pictures.wait = 0.3  # the answer's wait for a picture it cannot keep
+    person = world.alice
+    await driver.service.wait_for_bots(driver.table.id)
+    hand = (await open_hands(driver))[person.id]
+    await ui.live_hands.idle()
+
+    drawing = asyncio.Event()
+    draw = seat_picture.render_seat_png
+
+    async def held(scene: Any) -> bytes:
+        await drawing.wait()
+        return await draw(scene)
+
+    removal_landed, answer_out = asyncio.Event(), asyncio.Event()
+    edit = live_hands_module.rest.edit_by_token
+
+    async def heard_late(client: Any, token: str, message_id: int, parts: Any) -> Any:
+        result = await edit(client, token, message_id, parts)
+        if parts.files == [] and not removal_landed.is_set():
+            removal_landed.set()  # at Discord now; the bot hears back after the click
+            await answer_out.wait()
+        return result
+
+    monkeypatch.setattr(seat_picture, "render_seat_png", held)
+    monkeypatch.setattr(live_hands_module.rest, "edit_by_token", heard_late)
+    click = await person.send_click(hand, sorted(enabled_actions(hand))[0])
+    assert await click.response(5) is hand
+    await asyncio.wait_for(removal_landed.wait(), 30)
+    assert picture_of(emulator, hand.versions[-1]) is None
+    refresh = await person.send_click(hand, f"tb:{driver.table.id}:refresh")
+    assert await refresh.response(10) is hand
+    answer_out.set()
+    drawing.set()
     await driver.service.wait_for_bots(driver.table.id)
     await ui.live_hands.idle()
     latest = picture_of(emulator, hand.versions[-1])

@@ -319,6 +319,11 @@ class LiveHands:
             if shown == hand.shown:
                 hand.drawn = drawn
                 return
+            if parts.picture is None and isinstance(hand.picture, tuple):
+                # This edit takes the picture away: a click answered while it is on its way
+                # must not keep a picture the message may no longer have (Discord refuses an
+                # answer that shows an attachment the message lacks); it draws its own.
+                hand.picture = UNKNOWN
             try:
                 await rest.edit_by_token(self._client, hand.token, hand.message_id, parts)
             except discord.NotFound:
