@@ -38,7 +38,10 @@ READ_SIZE = 1 << 16
 def _read_exact(sock: socket.socket, size: int) -> bytes | None:
     data = bytearray()
     while len(data) < size:
-        chunk = sock.recv(size - len(data))
+        try:
+            chunk = sock.recv(size - len(data))
+        except OSError:  # reset: the bot was killed
+            return None
         if not chunk:
             return None  # the bot closed its end: nothing left to work for
         data += chunk
@@ -53,8 +56,8 @@ def _serve(
     start_worker(parent, niceness)
     if prepare is not None:
         prepare()
-    sock.sendall(HEADER.pack(READY, 0))
-    with sock:
+    with sock, contextlib.suppress(OSError):  # a reset or a broken pipe: the bot was killed
+        sock.sendall(HEADER.pack(READY, 0))
         while True:
             header = _read_exact(sock, HEADER.size)
             if header is None:

@@ -7,13 +7,17 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 
 import pytest
 
 from bot.socket_workers import SocketWorkers
+from tests.test_workers import ROOT, alive
 
 
 def worker_pid(_job: object) -> int:
@@ -106,3 +110,48 @@ async def test_a_second_worker_comes_when_the_first_is_busy_and_takes_jobs_once_
         assert set(both) == set(pool.pids())
     finally:
         pool.close()
+
+
+def test_a_worker_whose_bot_is_killed_leaves_quietly(tmp_path: Path) -> None:
+    # A bot killed with jobs on their way resets the socket: the worker exits without a
+    # traceback in the bot's log (the crash tests read the log for errors).
+    log = tmp_path / "bot.log"
+    with log.open("w") as out:
+        bot = subprocess.Popen(
+            [sys.executable, "-c", KILLED_BOT],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=out,
+            text=True,
+        )
+        try:
+            assert bot.stdout is not None
+            worker = int(bot.stdout.readline())
+            bot.send_signal(signal.SIGKILL)
+            bot.wait(10)
+            deadline = time.monotonic() + 10
+            while alive(worker) and time.monotonic() < deadline:
+                time.sleep(0.1)
+            assert not alive(worker), "the worker outlived its bot"
+        finally:
+            bot.kill()
+    assert "Traceback" not in log.read_text(), log.read_text()
+
+
+# A bot stand-in: a worker with a job in hand and another one queued, then killed mid-job.
+KILLED_BOT = """
+import asyncio, os, sys, time
+from bot.socket_workers import SocketWorkers
+from tests.test_workers import ROOT, alive
+
+async def main():
+    pool = SocketWorkers(1)
+    await pool.run(abs, -1)
+    pid = pool.pids()[0]
+    jobs = [asyncio.ensure_future(pool.run(time.sleep, 0.5)) for _ in range(3)]
+    await asyncio.sleep(0.1)
+    print(pid, flush=True)
+    await asyncio.sleep(60)
+
+asyncio.run(main())
+"""
