@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from bot.socket_workers import SocketWorkers
-from tests.test_workers import ROOT, alive
+from tests.support.processes import ROOT, alive
 
 
 def worker_pid(_job: object) -> int:
@@ -142,7 +142,7 @@ def test_a_worker_whose_bot_is_killed_leaves_quietly(tmp_path: Path) -> None:
 KILLED_BOT = """
 import asyncio, os, sys, time
 from bot.socket_workers import SocketWorkers
-from tests.test_workers import ROOT, alive
+from tests.support.processes import ROOT, alive
 
 async def main():
     pool = SocketWorkers(1)

@@ -8,7 +8,6 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 from bot import event_loop
 from bot.pictures import samples
@@ -16,27 +15,17 @@ from bot.pictures.render_pool import render_png
 from bot.pictures.scene import scene_of
 from bot.pictures.table import table_png
 from bot.workers import worker_pool
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support.processes import ROOT, alive
 
 # A bot stand-in: starts a pool, prints its worker's pid, then waits to be killed.
 CHILD = """
 import os, sys, time
 from bot.workers import worker_pool
+from tests.support.processes import ROOT, alive
 pool = worker_pool(max_workers=1, niceness=5)
 print(pool.submit(os.getpid).result(), pool.submit(os.nice, 0).result(), flush=True)
 time.sleep(60)
 """
-
-
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    # A zombie is gone too (it only waits for its new parent to reap it).
-    stat = Path(f"/proc/{pid}/stat")
-    return not (stat.exists() and stat.read_text().split(") ", 1)[1].startswith("Z"))
 
 
 def test_a_worker_exits_when_its_bot_is_killed() -> None:
