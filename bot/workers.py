@@ -1,4 +1,5 @@
-"""Worker processes for CPU-heavy work (bot seats' search, table pictures).
+"""Worker processes for CPU-heavy work (bot seats' search, reviews), and how every worker
+starts (the pictures' workers too, bot/socket_workers.py).
 
 Spawned (a fresh interpreter, not a fork of a process with running threads and sockets), and
 tied to the bot: a worker whose bot process is gone (SIGKILL, OOM) exits by itself instead of

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from bot.socket_workers import SocketWorkers
-from tests.support.processes import ROOT, alive
+from tests.support.processes import ROOT, kill_and_see_worker_go
 
 
 def worker_pid(_job: object) -> int:
@@ -127,12 +127,7 @@ def test_a_worker_whose_bot_is_killed_leaves_quietly(tmp_path: Path) -> None:
         try:
             assert bot.stdout is not None
             worker = int(bot.stdout.readline())
-            bot.send_signal(signal.SIGKILL)
-            bot.wait(10)
-            deadline = time.monotonic() + 10
-            while alive(worker) and time.monotonic() < deadline:
-                time.sleep(0.1)
-            assert not alive(worker), "the worker outlived its bot"
+            assert kill_and_see_worker_go(bot, worker), "the worker outlived its bot"
         finally:
             bot.kill()
     assert "Traceback" not in log.read_text(), log.read_text()
@@ -142,7 +137,6 @@ def test_a_worker_whose_bot_is_killed_leaves_quietly(tmp_path: Path) -> None:
 KILLED_BOT = """
 import asyncio, os, sys, time
 from bot.socket_workers import SocketWorkers
-from tests.support.processes import ROOT, alive
 
 async def main():
     pool = SocketWorkers(1)

@@ -4,10 +4,8 @@ pictures left the bot's process (they starved its event loop); a worker never ou
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
-import time
 
 from bot import event_loop
 from bot.pictures import samples
@@ -15,13 +13,12 @@ from bot.pictures.render_pool import render_png
 from bot.pictures.scene import scene_of
 from bot.pictures.table import table_png
 from bot.workers import worker_pool
-from tests.support.processes import ROOT, alive
+from tests.support.processes import ROOT, alive, kill_and_see_worker_go
 
 # A bot stand-in: starts a pool, prints its worker's pid, then waits to be killed.
 CHILD = """
 import os, sys, time
 from bot.workers import worker_pool
-from tests.support.processes import ROOT, alive
 pool = worker_pool(max_workers=1, niceness=5)
 print(pool.submit(os.getpid).result(), pool.submit(os.nice, 0).result(), flush=True)
 time.sleep(60)
@@ -37,12 +34,7 @@ def test_a_worker_exits_when_its_bot_is_killed() -> None:
         worker, niceness = (int(x) for x in child.stdout.readline().split())
         assert worker != child.pid and alive(worker)
         assert niceness >= 5  # the pictures' worker yields the CPU to the bot
-        child.send_signal(signal.SIGKILL)
-        child.wait(10)
-        deadline = time.monotonic() + 10
-        while alive(worker) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert not alive(worker), "the worker outlived its bot"
+        assert kill_and_see_worker_go(child, worker), "the worker outlived its bot"
     finally:
         child.kill()
 

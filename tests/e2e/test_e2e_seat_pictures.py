@@ -160,6 +160,30 @@ async def test_a_click_is_answered_at_once_and_its_picture_follows(
     driver.assert_no_failures()
 
 
+def hold_seat_pictures(monkeypatch: pytest.MonkeyPatch) -> asyncio.Event:
+    """Seat pictures are drawn only once the returned event is set."""
+    gate = asyncio.Event()
+    draw = seat_picture.render_seat_png
+
+    async def held(scene: Any) -> bytes:
+        await gate.wait()
+        return await draw(scene)
+
+    monkeypatch.setattr(seat_picture, "render_seat_png", held)
+    return gate
+
+
+async def assert_the_latest_picture_is_current(
+    emulator: Emulator, driver: TableDriver, bot: CardTableBot, hand: Any
+) -> None:
+    """Once the bots are done and every live edit is out, the hand shows the table's state."""
+    await driver.service.wait_for_bots(driver.table.id)
+    await ui_of(bot).live_hands.idle()
+    latest = picture_of(emulator, hand.versions[-1])
+    assert latest is not None and latest.version == driver.table.version
+    driver.assert_no_failures()
+
+
 async def test_a_picture_older_than_its_text_is_taken_away_at_the_bound(
     emulator: Emulator,
     world: World,
@@ -180,14 +204,7 @@ async def test_a_picture_older_than_its_text_is_taken_away_at_the_bound(
     await ui.live_hands.idle()
     assert picture_of(emulator, hand.versions[-1]) is not None
 
-    gate = asyncio.Event()
-    draw = seat_picture.render_seat_png
-
-    async def held(scene: Any) -> bytes:
-        await gate.wait()
-        return await draw(scene)
-
-    monkeypatch.setattr(seat_picture, "render_seat_png", held)
+    gate = hold_seat_pictures(monkeypatch)
     seen = len(hand.versions)
     click = await person.send_click(hand, sorted(enabled_actions(hand))[0])
     assert await click.response(5) is hand
@@ -196,11 +213,7 @@ async def test_a_picture_older_than_its_text_is_taken_away_at_the_bound(
     # (the bots play on meanwhile: the text alone may be of a later state)
     await hand.wait_until(lambda m: picture_of(emulator, m.versions[-1]) is None, timeout=30)
     gate.set()
-    await driver.service.wait_for_bots(driver.table.id)
-    await ui.live_hands.idle()
-    latest = picture_of(emulator, hand.versions[-1])
-    assert latest is not None and latest.version == driver.table.version
-    driver.assert_no_failures()
+    await assert_the_latest_picture_is_current(emulator, driver, running_bot, hand)
 
 
 async def test_a_click_while_the_stale_picture_is_being_taken_away_shows_no_missing_picture(
@@ -224,13 +237,7 @@ async def test_a_click_while_the_stale_picture_is_being_taken_away_shows_no_miss
     hand = (await open_hands(driver))[person.id]
     await ui.live_hands.idle()
 
-    drawing = asyncio.Event()
-    draw = seat_picture.render_seat_png
-
-    async def held(scene: Any) -> bytes:
-        await drawing.wait()
-        return await draw(scene)
-
+    drawing = hold_seat_pictures(monkeypatch)
     removal_landed, answer_out = asyncio.Event(), asyncio.Event()
     edit = live_hands_module.rest.edit_by_token
 
@@ -241,7 +248,6 @@ async def test_a_click_while_the_stale_picture_is_being_taken_away_shows_no_miss
             await answer_out.wait()
         return result
 
-    monkeypatch.setattr(seat_picture, "render_seat_png", held)
     monkeypatch.setattr(live_hands_module.rest, "edit_by_token", heard_late)
     click = await person.send_click(hand, sorted(enabled_actions(hand))[0])
     assert await click.response(5) is hand
@@ -251,8 +257,4 @@ async def test_a_click_while_the_stale_picture_is_being_taken_away_shows_no_miss
     assert await refresh.response(10) is hand
     answer_out.set()
     drawing.set()
-    await driver.service.wait_for_bots(driver.table.id)
-    await ui.live_hands.idle()
-    latest = picture_of(emulator, hand.versions[-1])
-    assert latest is not None and latest.version == driver.table.version
-    driver.assert_no_failures()
+    await assert_the_latest_picture_is_current(emulator, driver, running_bot, hand)

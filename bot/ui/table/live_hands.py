@@ -349,7 +349,7 @@ class LiveHands:
             scene = parts.seat_scene
             if self._pictures is not None and parts.files and scene is not None:
                 self._pictures.delivered(scene)  # on the message now: its bytes are let go
-            if parts.seat_scene is not None and parts.picture != parts.seat_scene.key:
+            if scene is not None and parts.picture != scene.key:
                 # The text went alone (its picture not drawn in time): the next look brings it.
                 hand.drawn, hand.dirty = None, True
         elif current is not None and current.message_id == hand.message_id:
