@@ -119,6 +119,7 @@ class WeeklyRecap:
         self._clock = clock
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._closing = False  # set by close: the loop ends even if its cancel is swallowed
         self.passes = 0  # looks at the due recaps done (tests wait on it: no sleep in a test)
         self.posted: list[tuple[int, int]] = []  # (guild, week) posted by this process
 
@@ -135,6 +136,11 @@ class WeeklyRecap:
         self._wake.set()
 
     async def close(self) -> None:
+        # The flag and the wake-up as well as the cancel: Python 3.11's wait_for can swallow a
+        # cancel that lands as its wait ends, and the loop then slept up to MAX_SLEEP again
+        # (a bot's shutdown hung on it in the loaded test run).
+        self._closing = True
+        self._wake.set()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -142,7 +148,7 @@ class WeeklyRecap:
             self._task = None
 
     async def _run(self) -> None:
-        while True:
+        while not self._closing:
             self._wake.clear()
             pause = MAX_SLEEP
             try:
