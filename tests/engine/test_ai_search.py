@@ -43,6 +43,28 @@ def random_positions(game: Any, rng: random.Random, stops: int) -> Any:
 
 
 @pytest.mark.parametrize("options", EUCHRE_VARIANTS)
+def test_euchre_play_outs_decide_as_the_rule_player_does_from_the_full_view(
+    options: EuchreOptions,
+) -> None:
+    """The search's play-outs read `policy_view`, the lean part of the view: at every decision
+    of random games (every phase, E6 to E17), the rule player decides the same from both, for
+    the seat to act and for every seat with something to do."""
+    rng = random.Random(f"policy {options}")
+    phases = set()
+    for number in range(25):
+        game = new_euchre(options, number)
+        while not game.is_over:
+            for seat in game.to_act:
+                assert euchre_rules.decide(game.policy_view(seat)) == euchre_rules.decide(
+                    game.view(seat)
+                )
+            phases.add(game.phase)
+            seat = rng.choice(game.to_act)
+            game.apply(seat, rng.choice(game.legal_actions(seat)))
+    assert {"bidding1", "bidding2", "discard", "play"} <= phases
+
+
+@pytest.mark.parametrize("options", EUCHRE_VARIANTS)
 def test_euchre_search_returns_only_legal_actions(options: EuchreOptions) -> None:
     """E17 and every bidding rule: the search picks among legal_actions at random positions
     of both bidding rounds, the discard, the alone question and the play, at every budget."""

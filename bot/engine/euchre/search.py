@@ -173,7 +173,7 @@ def _rollout_points(game: Game, team: int) -> int:
     hand_number = game.hand_number
     while not game.is_over and game.hand_number == hand_number:
         seat = game.to_act[0]
-        game.apply(seat, bot_player.decide(game.view(seat)))
+        game.apply(seat, bot_player.decide(game.policy_view(seat)))
     for event in reversed(game.events):
         if event.kind == HAND_SCORED:
             points: int = event.data["points"]
