@@ -98,8 +98,15 @@ async def acknowledge(interaction: discord.Interaction[Any], thinking: str | Non
             await defer_update(interaction)
         else:
             await interaction.response.defer()
-    except discord.HTTPException:
-        log.warning("could not defer interaction %s", interaction.id, exc_info=True)
+    except discord.HTTPException as error:
+        # Too late (10062) is a known state, said in one line: a traceback per late click on
+        # a loaded bot is noise, and formatting it loads source files into memory (linecache).
+        log.warning(
+            "could not defer interaction %s: %s",
+            interaction.id,
+            error,
+            exc_info=not is_too_late(error),
+        )
 
 
 async def in_time(
