@@ -4,8 +4,8 @@
   OpenSpiel's euchre under its rules (alone=maker, lead=left_of_dealer, no stick, the dealer
   must pick up, no lone defender): points per hand of the hard pair;
 - the same against ISMCTS with 10,000 simulations (part ismcts10k; a small sample here);
-- euchre hard vs the hard of commit 06afc71 (its search loaded with `git show`), default options:
-  points per hand (part old);
+- euchre hard vs the hard of commit 06afc71 (its search loaded with `git show`, at its budget
+  then: 350 play-outs), default options: points per hand (part old);
 - euchre normal vs the rule player (easy), default options: points per hand;
 - truco hard vs the rule player, and vs an always-raise bluffer: games to 12 won;
 - truco: two hard bots that signal (sinais) and read each other vs two hard bots without
@@ -226,6 +226,7 @@ def ismcts_chunk(
 # --- euchre hard vs the hard of commit 06afc71 ---------------------------------------------------
 
 OLD_COMMIT = "06afc71"
+OLD_ITERATIONS = 350  # the hard budget at OLD_COMMIT (bot/tables/bot_moves.py): its hard as it was
 
 
 def _old_search() -> Any:
@@ -254,7 +255,6 @@ def old_chunk(first: int, count: int) -> tuple[list[float], Times, dict[str, int
     times: Times = {}
     pairs = []
     options = Options()
-    iterations = ITERATIONS["euchre"]["hard"]
     for index in range(first, first + count):
         rng = random.Random(8_000_000 + index)
         deal = random_deal(rng)
@@ -270,7 +270,7 @@ def old_chunk(first: int, count: int) -> tuple[list[float], Times, dict[str, int
                     action = game.legal_actions(seat)[0]
                 else:
                     seed = search_seed(index, len(game.actions), seat)
-                    action = old.choose_action(game, seat, iterations, seed)
+                    action = old.choose_action(game, seat, OLD_ITERATIONS, seed)
                 game.apply(seat, action)
             total += hand_points(game, team)
         pairs.append(total / 2)

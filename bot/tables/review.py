@@ -39,10 +39,11 @@ THRESHOLDS: dict[str, tuple[float, float, float]] = {
     "euchre": (0.04, 0.08, 0.16),
     "truco": (0.04, 0.08, 0.16),
 }
-# Play-outs (euchre) and sampled deals (truco) per decision: at or above the hard bot's (350,
-# 800), since a review has no 300 ms budget per move and less noise means fewer false marks.
-# Euchre's is held to 400 so that a whole game stays within 30 s at p99 on this project's busy
-# two-core machine (scripts/bench_review.py: at 600 a long game took 26 s, too close).
+# Play-outs (euchre) and sampled deals (truco) per decision: above the normal bot's, since less
+# noise means fewer false marks. Euchre's is held to 400, below the hard bot's 1000, so that a
+# whole game stays within 30 s at p99 on this project's busy two-core machine
+# (scripts/bench_review.py: at 600 a long game took 26 s, too close, before the play-outs got
+# 1.6x faster).
 REVIEW_ITERATIONS: dict[str, int] = {"euchre": 400, "truco": 2000}
 _REVIEW_PURPOSE = 0x5245  # "RE": review seeds never coincide with a bot seat's
 # Worker processes of the reviews (separate from the bot seats' search, niced: a review is
