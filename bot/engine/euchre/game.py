@@ -1122,7 +1122,7 @@ class Game(GameRecord):
 
     def policy_view(self, seat: int) -> dict[str, Any]:
         """The part of `view(seat)` the rule player reads (bot_player.decide), for the search's
-        play-outs, which decide hundreds of thousands of times a second: a full view was half
+        play-outs, which decide tens of thousands of times a second: a full view was half
         their cost. Its hand is unsorted and its trick shares the engine's dicts: read it,
         never keep it."""
         trump = self._trump
