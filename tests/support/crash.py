@@ -78,6 +78,11 @@ RESTORED = t("table.notice.restored")
 
 
 UNKNOWN_INTERACTION = 10062
+# How long a step that waits on a (re)started bot's first pictures may take. The bot still
+# acknowledges in time (the emulator fails a late acknowledgement); what comes after waits on a
+# picture worker spawned at start-up. With other suites beside this one on two cores that start
+# alone took over 10 s (a lobby) and 15 s (a restored table).
+AFTER_A_START = 40.0
 
 
 LOBBY = "lobby"
@@ -453,16 +458,19 @@ class CrashScenario:
     async def open_table(self, run: TableRun) -> None:
         host = run.people[0]
         self.report.clicks += 1
+        # The bot answers in time (the emulator fails a late acknowledgement); this waits for
+        # the lobby itself, whose picture may be the first of a worker just spawned.
         lobby = await open_table(
-            host, run.channel, run.spec.command, timeout=10, **run.spec.options
+            host, run.channel, run.spec.command, timeout=AFTER_A_START, **run.spec.options
         )
         assert not lobby.ephemeral and lobby.button("Join")
         if self.wanted[LOBBY_OPENED] > 0:
             # Killed the moment the lobby appears: people saw it, so it must come back.
             await self.crash(LOBBY_OPENED)
             # Either its message id made it to the store, or the restored lobby is posted
-            # again (the kill came between the answer and that write).
-            for _ in range(200):
+            # again (the kill came between the answer and that write), once the restarted bot
+            # has drawn it.
+            for _ in range(int(AFTER_A_START / 0.05)):
                 record = await self.read(run)
                 if record is not None and record.message_id is not None:
                     break
@@ -852,7 +860,7 @@ class CrashScenario:
                 return any(shows(v, expected) for v in new)
 
             try:
-                await message.wait_until(restored, timeout=15)
+                await message.wait_until(restored, timeout=AFTER_A_START)
             except TimeoutError:
                 raise AssertionError(
                     f"table {record.id} ({record.status}, move {record.version}) was not shown "
