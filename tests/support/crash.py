@@ -458,8 +458,6 @@ class CrashScenario:
     async def open_table(self, run: TableRun) -> None:
         host = run.people[0]
         self.report.clicks += 1
-        # The bot answers in time (the emulator fails a late acknowledgement); this waits for
-        # the lobby itself, whose picture may be the first of a worker just spawned.
         lobby = await open_table(
             host, run.channel, run.spec.command, timeout=AFTER_A_START, **run.spec.options
         )
@@ -468,8 +466,7 @@ class CrashScenario:
             # Killed the moment the lobby appears: people saw it, so it must come back.
             await self.crash(LOBBY_OPENED)
             # Either its message id made it to the store, or the restored lobby is posted
-            # again (the kill came between the answer and that write), once the restarted bot
-            # has drawn it.
+            # again (the kill came between the answer and that write).
             for _ in range(int(AFTER_A_START / 0.05)):
                 record = await self.read(run)
                 if record is not None and record.message_id is not None:
