@@ -98,20 +98,21 @@ def test_hand_rng_is_rng_of_its_three_parts_whatever_came_before() -> None:
                 assert [fast.next64() for _ in range(3)] == [plain.next64() for _ in range(3)]
 
 
-def test_E8_deal_masks_draws_the_cards_of_draw_cards() -> None:
-    """The engine deals with `deal_masks` (bits straight into hands); `draw_cards` is the
-    plain statement of the same draw: five each clockwise from the dealer's left, then the
-    turned card, the rest in deck order under it."""
-    from bot.engine.euchre.cards import BIT, deal_masks, deal_plan, deck_for, draw_cards
+def test_E8_deal_plan_draws_the_cards_of_draw_cards() -> None:
+    """The engine deals with `deal_plan(deck)` (bits straight into hands, written out per
+    deck); `draw_cards` is the plain statement of the same draw: five each clockwise from the
+    dealer's left, then the turned card, the rest in deck order under it. Every deck, and
+    enough seeds that the draws' rejection step is taken (17% of draws for 24 cards)."""
+    from bot.engine.euchre.cards import BIT, deal_plan, deck_for, draw_cards
 
     for size in (24, 28, 32):
         for joker in (False, True):
             deck = deck_for(size, joker)
             plan = deal_plan(deck)
-            for seed in range(-20, 60):
+            for seed in range(-20, 300):
                 dealer = seed % 4
                 drawn, rest = draw_cards(hand_rng(seed, 3), deck, 21)
                 hands = [0, 0, 0, 0]
                 for k, card in enumerate(drawn[:20]):
                     hands[(dealer + 1 + k // 5) % 4] |= BIT[card]
-                assert deal_masks(hand_state(seed, 3), plan, dealer) == (hands, [drawn[20], *rest])
+                assert plan(hand_state(seed, 3), dealer) == (hands, [drawn[20], *rest])

@@ -9,8 +9,8 @@ to trump, E5/E6) and `TRICK_POWER[trump][led][card]` (who wins a trick, E17).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TypeVar
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from bot.engine.common import MASK64, Rng
 
@@ -183,18 +183,18 @@ def draw_cards(rng: Rng, deck: Sequence[T], count: int) -> tuple[list[T], list[T
     return drawn, pool
 
 
-# The deal of a hand, as `draw_cards(rng, deck, 21)` draws it, straight into hand masks:
-# (the deck's card bits, per 64-bit draw: (its radices in groups, their product, rejection
-# limit)). A group is (radices, their product), the product under 2**30: its digits are then
-# read from a one-digit int (CPython's fast path) instead of the 64-bit value.
-DealPlan = tuple[
-    tuple[int, ...], tuple[tuple[tuple[tuple[tuple[int, ...], int], ...], int, int], ...]
-]
+# The deal of a hand, as `draw_cards(rng, deck, 21)` draws it, straight into hand masks: a
+# function per deck, `deal(state, dealer) -> (hand masks by seat, kitty with the turned card
+# first)`, with `state` where the draws start (`hand_state(...)`: the Rng of `hand_rng(...)`
+# without making one).
+DealPlan = Callable[[int, int], tuple[list[int], list[int]]]
 
 _SMALL = 1 << 30
 
 
 def _groups(radices: Sequence[int]) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """Radices in groups whose product is under 2**30: a group's digits are then read from a
+    one-digit int (CPython's fast path) instead of the 64-bit value."""
     out: list[tuple[tuple[int, ...], int]] = []
     group: list[int] = []
     prod = 1
@@ -209,59 +209,56 @@ def _groups(radices: Sequence[int]) -> tuple[tuple[tuple[int, ...], int], ...]:
     return tuple(out)
 
 
+_SEATS = ("first", "second", "third", "fourth", "turned")  # five cards each from the left
+
+
 def deal_plan(deck: Sequence[int]) -> DealPlan:
-    """The plan `deal_masks` follows: the same draws as `draw_cards(rng, deck, 21)`."""
-    chunks = tuple(
-        (_groups(range(first, stop, -1)), prod, limit)
-        for first, stop, prod, limit in _chunks(len(deck), 21)
-    )
-    return tuple(1 << c for c in deck), chunks
-
-
-def deal_masks(state: int, plan: DealPlan, dealer: int) -> tuple[list[int], list[int]]:
     """E8: a uniform deal, exactly the cards of `draw_cards(rng, deck, 21)` (five each clockwise
     from the dealer's left, then the turned card), as (hand masks by seat, kitty with the
-    turned card first). Bits are drawn instead of ids so a hand is five ORs (the hot path).
-    `state`: where the draws start, `hand_state(...)` (the Rng of `hand_rng(...)` without
-    making one)."""
-    bits, chunks = plan
-    pool = list(bits)
-    d: list[int] = []
-    # Rng.next64 written out (a deal's hot spot: two or three draws, no method call).
-    for groups, prod, limit in chunks:
-        while True:
-            state = (state + 0x9E3779B97F4A7C15) & MASK64
-            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-            value = z ^ (z >> 31)
-            if value < limit:
-                break
-        value %= prod
+    turned card first): bits are drawn instead of ids, so a hand is five ORs.
+
+    A deal is the hot spot of a hand that is dealt, played quickly and scored
+    (scripts/bench_euchre.py), so the function is written out for the deck, as Python source
+    made here from its radices: Rng.next64 inline, each card drawn straight into its hand, the
+    radices as constants and no loop (a third less time than the same steps in loops)."""
+    lines = ["def deal(state, dealer):", "    pool = list(BITS)"]
+    drawn = 0
+    for first, stop, prod, limit in _chunks(len(deck), 21):
+        lines += [
+            "    while True:",
+            "        state = (state + 0x9E3779B97F4A7C15) & MASK64",
+            "        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK64",
+            "        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64",
+            "        value = z ^ (z >> 31)",
+            f"        if value < {limit}:",
+            "            break",
+            f"    value %= {prod}",
+        ]
         # Mixed-radix digits, lowest first: a group's digits are those of value % its product.
-        # `d.append(pool.pop(...))` as written: Python 3.11 specialises these two method calls
-        # (list append inline), which bound methods kept in locals would not get.
-        for radices, group_prod in groups:
-            part = value % group_prod
-            value //= group_prod
-            for radix in radices:
-                d.append(pool.pop(part % radix))
-                part //= radix
-    first = d[0] | d[1] | d[2] | d[3] | d[4]  # the dealer's left
-    second = d[5] | d[6] | d[7] | d[8] | d[9]
-    third = d[10] | d[11] | d[12] | d[13] | d[14]
-    fourth = d[15] | d[16] | d[17] | d[18] | d[19]  # the dealer
-    if dealer == 0:
-        hands = [fourth, first, second, third]
-    elif dealer == 1:
-        hands = [third, fourth, first, second]
-    elif dealer == 2:
-        hands = [second, third, fourth, first]
-    else:
-        hands = [first, second, third, fourth]
-    kitty = [d[20].bit_length() - 1]
-    for bit in pool:  # a loop, not a comprehension: three cards, no extra frame (3.11)
-        kitty.append(bit.bit_length() - 1)
-    return hands, kitty
+        for radices, group_prod in _groups(range(first, stop, -1)):
+            lines += [f"    part = value % {group_prod}", f"    value //= {group_prod}"]
+            for i, radix in enumerate(radices):
+                into = "=" if drawn % 5 == 0 else "|="
+                lines.append(f"    {_SEATS[drawn // 5]} {into} pool.pop(part % {radix})")
+                if i + 1 < len(radices):
+                    lines.append(f"    part //= {radix}")
+                drawn += 1
+    lines += [
+        "    kitty = [turned.bit_length() - 1]",
+        "    for bit in pool:",
+        "        kitty.append(bit.bit_length() - 1)",
+        "    if dealer == 0:",
+        "        return [fourth, first, second, third], kitty",
+        "    if dealer == 1:",
+        "        return [third, fourth, first, second], kitty",
+        "    if dealer == 2:",
+        "        return [second, third, fourth, first], kitty",
+        "    return [first, second, third, fourth], kitty",
+    ]
+    scope: dict[str, Any] = {"BITS": tuple(1 << c for c in deck), "MASK64": MASK64}
+    exec("\n".join(lines), scope)  # the source is made above, from this deck's ints only
+    deal: DealPlan = scope["deal"]
+    return deal
 
 
 # --- hands as bit masks (the hot path) ---------------------------------------------------------

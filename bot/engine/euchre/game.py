@@ -65,7 +65,6 @@ from bot.engine.euchre.cards import (
     SUITS,
     DealPlan,
     cards_in,
-    deal_masks,
     deal_plan,
     deck_for,
     display_sorted,
@@ -563,7 +562,7 @@ class Game(GameRecord):
         if self._deals is None:
             # E8: a uniform deal; the order of the cards left face down under the turned card
             # plays no part, so only the 20 dealt and the turned card are drawn.
-            return deal_masks(hand_state(self.seed, hand_number, PURPOSE_DEAL), self._plan, dealer)
+            return self._plan(hand_state(self.seed, hand_number, PURPOSE_DEAL), dealer)
         hand_lists, kitty = self._checked_deal(self._deals(hand_number, dealer))
         return [mask_of(hand) for hand in hand_lists], kitty
 
@@ -917,9 +916,8 @@ class Game(GameRecord):
         goes_on = not game_won or rubber_goes_on
         if goes_on and self._fair is None:
             if self._deals is None:  # _fetch_deal's seeded case, written out (once a hand)
-                deal = deal_masks(
+                deal = self._plan(
                     hand_state(self.seed, self.hand_number + 1, PURPOSE_DEAL),
-                    self._plan,
                     (self.dealer + 1) % 4,
                 )
             else:
