@@ -256,7 +256,9 @@ def deal_plan(deck: Sequence[int]) -> DealPlan:
         "    return [first, second, third, fourth], kitty",
     ]
     scope: dict[str, Any] = {"BITS": tuple(1 << c for c in deck), "MASK64": MASK64}
-    exec("\n".join(lines), scope)  # the source is made above, from this deck's ints only
+    # The source is made above from this deck's ints only; its name is what a profile or a
+    # traceback shows for it.
+    exec(compile("\n".join(lines), f"<euchre deal of {len(deck)} cards>", "exec"), scope)
     deal: DealPlan = scope["deal"]
     return deal
 
