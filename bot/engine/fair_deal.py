@@ -318,6 +318,10 @@ def deal_options_dict(deal: str, players: tuple[str, ...] | None) -> dict[str, A
 # --- one game's fair dealing ---------------------------------------------------------------------
 
 
+# A revealed hand's shuffled deck, server seed, commitment and previous commitment.
+Revealed = tuple[tuple[str, ...], bytes, bytes, bytes]
+
+
 class FairDealer:
     """The fair state of one game: the current hand's server seed (secret until the hand ends),
     its commitment and cut, and what is needed to rebuild the records of the hands revealed.
@@ -327,8 +331,8 @@ class FairDealer:
     only records the commitment message), and `reveal` when the hand ends.
 
     Memory: a revealed hand is kept as (hand, dealer, cut text), not as its record (issue 31:
-    records held ~100 B per action); `records()` rebuilds them. Of the last one only its
-    shuffled deck is kept, the record built from it at each view."""
+    records held ~100 B per action); `records()` rebuilds them. Of the last one its shuffled
+    deck and seeds are kept, the record built from them at each view."""
 
     __slots__ = (
         "_done",
@@ -375,9 +379,11 @@ class FairDealer:
         self.deal: dict[str, Any] | None = None
         self.message: int | None = None  # v2: the id of the game's commitment message
         self._done: tuple[tuple[int, int, str], ...] = ()  # revealed: (hand, dealer, cut)
-        # The last revealed hand's shuffled deck, made once: its record is built from it at
-        # each view (a record kept whole held ~2 KB a table, issue 31; the shuffle is the cost).
-        self._last: tuple[str, ...] | None = None
+        # What the last revealed hand's record is built from, made once: the record is built
+        # from it at each view (a record kept whole held ~2 KB a table, issue 31). Its seeds
+        # are kept too (about 200 B): their HMACs at every view were 8% of the bot's own CPU
+        # at 200 busy tables.
+        self._last: Revealed | None = None
         # The next hand's commitment (hex), made once a hand: every view shows it, and an HMAC
         # per view was the bot's largest own cost at 200 busy tables (issue 31).
         self._next = _next_commitment(self._secret, self.hand)
@@ -429,13 +435,27 @@ class FairDealer:
         self._done = (*self._done, (self.hand, self.dealer, self.cut_text))
         self._last = None
 
-    def _record(
-        self, hand: int, dealer: int, cut: str, shuffled: Sequence[str] | None = None
-    ) -> dict[str, Any]:
+    def _record(self, hand: int, dealer: int, cut: str) -> dict[str, Any]:
+        return self._record_of(hand, dealer, cut, *self._revealed(hand, cut))
+
+    def _revealed(self, hand: int, cut: str) -> Revealed:
+        """What a revealed hand's record is built from: its shuffled deck, server seed, its
+        commitment and the previous hand's (two HMACs, a hash and a shuffle)."""
         seed = server_seed(self._secret, hand)
         previous = previous_commitment(self._secret, hand)
-        if shuffled is None:
-            shuffled = shuffle(self._key(hand, seed, cut, previous), self.deck)
+        shuffled = tuple(shuffle(self._key(hand, seed, cut, previous), self.deck))
+        return shuffled, seed, commitment(seed), previous
+
+    def _record_of(
+        self,
+        hand: int,
+        dealer: int,
+        cut: str,
+        shuffled: Sequence[str],
+        seed: bytes,
+        committed: bytes,
+        previous: bytes,
+    ) -> dict[str, Any]:
         record: dict[str, Any] = {
             "version": self.version,
             "game": self.game,
@@ -445,7 +465,7 @@ class FairDealer:
             "dealer": dealer,
             "cut": cut,
             "previous_commitment": previous.hex(),
-            "commitment": commitment(seed).hex(),
+            "commitment": committed.hex(),
             "server_seed": seed.hex(),
         }
         if self.version == 2:
@@ -466,10 +486,8 @@ class FairDealer:
         if self._done:
             hand, dealer, cut = self._done[-1]
             if self._last is None:
-                seed = server_seed(self._secret, hand)
-                key = self._key(hand, seed, cut, previous_commitment(self._secret, hand))
-                self._last = tuple(shuffle(key, self.deck))
-            revealed = self._record(hand, dealer, cut, self._last)
+                self._last = self._revealed(hand, cut)
+            revealed = self._record_of(hand, dealer, cut, *self._last)
         out = {
             "version": self.version,
             "hand": self.hand,
