@@ -37,7 +37,19 @@ async def test_a_flood_of_requests_stays_under_discords_global_limit_in_every_wi
 
 
 async def test_waiting_requests_go_out_ping_first_then_table_messages_then_the_rest() -> None:
-    budget = GlobalBudget(per_second=1000, burst=1)
+    """The budget's clock stands still until every request waits, so a loaded machine cannot
+    let the first one through before the others queue (with the loop's clock, 1 ms late was
+    enough: CI saw "delete" first); then it moves one token's time at every look."""
+    now = 0.0
+    moving = False
+
+    def clock() -> float:
+        nonlocal now
+        if moving:
+            now += 0.001
+        return now
+
+    budget = GlobalBudget(per_second=1000, burst=1, clock=clock)
     await budget.take(Priority.REST)  # the bucket is empty now
     order: list[str] = []
 
@@ -55,7 +67,9 @@ async def test_waiting_requests_go_out_ping_first_then_table_messages_then_the_r
             ("edit 2", Priority.WATCHED),
         ]
     ]
-    await asyncio.sleep(0)  # all of them queue before the first token comes back
+    await asyncio.sleep(0)
+    assert budget.queued == 5  # all of them wait before the first token comes back
+    moving = True
     await asyncio.gather(*tasks)
     assert order == ["ping", "edit 1", "edit 2", "delete", "repost"]
     assert budget.taken == {Priority.REST: 3, Priority.WATCHED: 2, Priority.PING: 1}
