@@ -458,7 +458,7 @@ class Game(GameRecord):
         trick = self._trick
         count = len(trick) + 1
         if count == self._last_count:
-            return self._play_last_card(seat, action, card)
+            return self._play_last_card(seat, card, bit, played, seat_card)
         self.actions.append(played)
         hands[seat] = hand ^ bit
         trick.append(seat_card)
@@ -893,7 +893,9 @@ class Game(GameRecord):
         self._phase = PLAY
         self._turn = leader
 
-    def _play_last_card(self, seat: int, action: str, card: int) -> list[Event]:
+    def _play_last_card(
+        self, seat: int, card: int, bit: int, played: tuple[int, str], seat_card: dict[str, Any]
+    ) -> list[Event]:
         """The hand's last card: work out the result, fetch the next deal if the game goes on
         (it may raise for a bad `deals` callable), and only then change the state."""
         power = self._prow[card]
@@ -922,11 +924,11 @@ class Game(GameRecord):
                 )
             else:
                 deal = self._fetch_deal(self.hand_number + 1, (self.dealer + 1) % 4)
-        self.actions.append(_PLAYED[seat][card])
+        self.actions.append(played)
         self._legal = None
-        self._hands[seat] ^= BIT[card]
+        self._hands[seat] ^= bit
         trick = self._trick
-        trick.append(_SEAT_CARD[seat][card])
+        trick.append(seat_card)
         if power > self._best_power:
             self._best_power = power
             self._best_seat = seat
