@@ -8,6 +8,7 @@ every check reads what the emulator recorded that people saw.
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import random
 import re
@@ -194,6 +195,17 @@ class TableDriver:
         message_id = self.table.message_id
         assert message_id is not None
         return self.emu.messages[message_id]
+
+    async def until_posted(self, timeout: float = 40.0) -> None:  # noqa: ASYNC109
+        """Until the table's public message is posted and its id kept: a thread's first message
+        can come before it, and on a loaded machine the post lags (the id is the bot's, so
+        this polls: no emulator event follows its recording)."""
+        for _ in range(int(timeout / 0.05)):
+            table = self.service.in_channel(self.channel.id)
+            if table is not None and table.message_id is not None:
+                return
+            await asyncio.sleep(0.05)
+        raise AssertionError(f"no table message in channel {self.channel.id} after {timeout} s")
 
     def person_at(self, seat: int) -> SimulatedUser:
         user_id = self.table.player_at(seat).user_id

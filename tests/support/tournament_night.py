@@ -50,6 +50,7 @@ async def play_round(
         thread = emu.channels[state.threads[(rnd, table)]]
         await thread.wait_for_message(timeout=15)
         driver = TableDriver(emu, bot, thread, people)
+        await driver.until_posted()
         await driver.play_to_end(random.Random(seed * 10 + table))
 
 
