@@ -642,14 +642,21 @@ class CrashScenario:
                 return None
             after = await self.read(run)
             assert after is not None and after.version == record.version, "a stale click applied"
-            return hand
+            return await self.at_version(hand, record.version)
         table_message = self.message_of(record)
         shown = await self.click(run, person, table_message, f"tb:{record.id}:hand", None)
         if shown is None:
             return None
         assert shown.ephemeral and shown.ephemeral_for is person
         run.hands[person.id] = shown
-        return shown
+        return await self.at_version(shown, record.version)
+
+    @staticmethod
+    async def at_version(hand: Message, version: int) -> Message:
+        """The hand once it shows `version`: a live edit drawn before the click may land after
+        the click's answer (the hand then catches up by itself, bot/ui/table/live_hands.py),
+        as the play driver waits too."""
+        return await hand.wait_until(lambda m: hand_version(m) == version, timeout=AFTER_A_START)
 
     async def click(
         self,
