@@ -19,7 +19,8 @@ sample of the interval. Usage:
 
     .venv/bin/python scripts/bench_ai.py [--hands 2000] [--games 400] [--jobs 2] [--part all]
 
-Parts: ismcts, ismcts10k, old, normal, truco, bluffer, signals, latency, all.
+Parts: ismcts, ismcts10k, old, normal, truco, bluffer, signals, latency, all. `--signals`: in
+the truco and bluffer parts the hard pair signals (sinais), as bots do at a default table.
 A long run: nohup ... > /tmp/bench_ai.txt &
 """
 
@@ -325,7 +326,11 @@ def hard_truco(game: Any, seat: int) -> str:
     return truco_search.choose_action(game, seat, ITERATIONS["truco"]["hard"], seed)
 
 
-def truco_chunk(first: int, count: int, opponent: str) -> tuple[list[float], Times, dict[str, int]]:
+def truco_chunk(
+    first: int, count: int, opponent: str, signals: bool = False
+) -> tuple[list[float], Times, dict[str, int]]:
+    """Truco games of hard against `opponent`; `signals`: our pair signals honestly, as bots do
+    at a table with sinais on (the default), against the rule player or the bluffer too."""
     times: Times = {}
     pairs = []
     hands = 0
@@ -337,7 +342,7 @@ def truco_chunk(first: int, count: int, opponent: str) -> tuple[list[float], Tim
             game = new_truco(TrucoOptions(), 5_000_000 + index)
             while not game.is_over:
                 seat = game.to_act[0]
-                if opponent == "signals" and seat % 2 == team:
+                if (signals or opponent == "signals") and seat % 2 == team:
                     # Our pair signals honestly on its first turn of a hand (sinais).
                     signal = truco_rules.signal_to_send(game.view(seat))
                     if signal is not None:
@@ -515,6 +520,11 @@ def main() -> None:
         default="all",
     )
     parser.add_argument("--save", help="append each part's pairs to SAVE.<part>")
+    parser.add_argument(
+        "--signals",
+        action="store_true",
+        help="truco, bluffer: the hard pair signals (sinais), as bots do at a default table",
+    )
     parser.add_argument("--pooled", nargs="*", help="print the interval of saved pair files")
     args = parser.parse_args()
     if args.pooled:
@@ -549,7 +559,7 @@ def main() -> None:
         else:
             opponent = {"truco": "rules", "bluffer": "bluffer", "signals": "signals"}[part]
             pairs, times, counts = run(
-                truco_chunk, args.games // 2, args.jobs, opponent, first=args.first
+                truco_chunk, args.games // 2, args.jobs, opponent, args.signals, first=args.first
             )
             target = {"truco": "70", "bluffer": "80", "signals": "50"}[part]
             who = {
@@ -558,6 +568,8 @@ def main() -> None:
                 "signals": "hard without signals (ours signal)",
             }[part]
             title = f"truco hard vs {who}, {2 * len(pairs)} games to 12 ({counts['hands']} hands)"
+            if args.signals and part != "signals":
+                title += ", our pair signalling (sinais)"
             figure = f"games won {share(pairs)}   (target >= {target}%)"
         print(f"\n{title}  [{time.perf_counter() - start:.0f} s]", flush=True)
         print(f"  {figure}", flush=True)

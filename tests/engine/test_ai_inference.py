@@ -1,5 +1,6 @@
 """The look-ahead's reading of the table (issue 35): euchre deals weighted by the bids (E6, E7),
-the game's win chance at a score (E21), truco deals weighted by the other pair's accepts (T9)."""
+the game's win chance at a score (E21), truco deals weighted by the other pair's accepts and
+raises seat by seat (T9), and the other pair's answers to our asks modelled on its cards."""
 
 from __future__ import annotations
 
@@ -103,8 +104,9 @@ def test_an_always_raise_bluffers_raises_and_accepts_tell_nothing() -> None:
     careful = Bettor(honest, 1)
     assert careful.weak_raise < 0.5 and careful.runs == 1.0 and careful.reckless == 0.0
     assert Reading({**view, "betting": honest}, history).weight(poor, played) < 0.5
-    # No record (an old view): the fixed weights of before.
-    assert Bettor(None, 1).weak_raise == 0.8 and Bettor(None, 1).runs == 1.0
+    # No record (an old view): the prior, which believes a raise.
+    assert Bettor(None, 1).weak_raise == 0.03 and Bettor(None, 1).runs == 1.0
+    assert Bettor(None, 1).follows == 0.0
 
 
 def test_a_pair_that_never_runs_pays_off_a_strong_hand() -> None:
@@ -122,3 +124,52 @@ def test_a_pair_that_never_runs_pays_off_a_strong_hand() -> None:
     # A later hand better than a coin: the score is worth more, and a game staked on one hand
     # at 0-0 less than it.
     assert win_chance(0, 0, 12, 0.6) > win_chance(0, 0, 12) == 0.5
+
+
+def test_a_truco_is_weighed_on_the_cards_of_the_seat_that_asked() -> None:
+    """T9 (issue 35, policy inference): the rule player asks with a power of 4 (bot_player): a
+    deal where the asker holds little counts far less, whatever its partner holds, and a first
+    raise is believed before the game shows how the pair bets."""
+    first_hand = {
+        "raises": [0, 1],
+        "accepts": [0, 0],
+        "runs": [0, 0],
+        "answers": [0, 0],
+        "hands": 1,
+    }
+    view = {"seat": 0, "partner_hand": None, "rounds": [], "betting": first_hand}
+    reading = Reading(view, [(3, "raise")])
+    strong_asker = [[], ["4S", "5S", "6S"], [], ["4C", "7H", "5C"]]  # two manilhas at seat 3
+    weak_asker = [[], ["4C", "7H", "AS"], [], ["4S", "5S", "6S"]]  # the manilhas at seat 1
+    assert reading.weight(strong_asker, [[]] * 4) == 1.0
+    assert reading.weight(weak_asker, [[]] * 4) < 0.05
+    # The cards it has played since count as held when it asked.
+    later = Reading(
+        {**view, "rounds": []}, [(3, "raise"), (0, "accept"), (3, "play:4C"), (0, "play:5D")]
+    )
+    assert later.weight([[], [], [], ["7H", "5C"]], [[], [], [], ["4C"]]) == 1.0
+
+
+def test_a_round_won_counts_in_the_askers_power() -> None:
+    """T7, T9: a pair that took the first round asks with less in hand (the rule player counts
+    2 a round won): one three left after a round won is a power of 3, short by one."""
+    history = [(1, "play:4D"), (2, "play:5D"), (3, "play:3C"), (0, "play:6D"), (3, "raise")]
+    won = Reading({"seat": 0, "partner_hand": None, "rounds": [{"winner_team": 1}]}, history)
+    lost = Reading({"seat": 0, "partner_hand": None, "rounds": [{"winner_team": 0}]}, history)
+    hands = [["KD", "QD"], ["JS", "QS"], ["KC", "QC"], ["3S", "4H"]]
+    assert won.weight(hands, [[]] * 4) > lost.weight(hands, [[]] * 4)
+    assert won.weight([[], [], [], ["3S", "2S"]], [[]] * 4) == 1.0
+
+
+def test_a_bluffers_raise_and_an_honest_pairs_answers_are_read_as_they_bet() -> None:
+    """T9-T11: `follows` (how far a pair's answers to our asks follow its cards) is shown only
+    by running: 0 for a pair that never ran (an always-raise bluffer), 1 for a pair that ran
+    from half its answers (the rule player), nothing known before any answer."""
+    from bot.engine.truco.inference import Bettor
+
+    never = {"raises": [2, 6], "accepts": [0, 3], "runs": [1, 0], "answers": [2, 5], "hands": 4}
+    often = {"raises": [3, 1], "accepts": [0, 2], "runs": [1, 2], "answers": [1, 4], "hands": 4}
+    fresh = {"raises": [0, 0], "accepts": [0, 0], "runs": [0, 0], "answers": [0, 0], "hands": 1}
+    assert Bettor(never, 1).follows == 0.0
+    assert Bettor(often, 1).follows == 1.0
+    assert Bettor(fresh, 1).follows == 0.0

@@ -371,3 +371,48 @@ def test_truco_ask_values_follow_the_ladder() -> None:
     # At 10 points, any hand won ends the game: the value of holding is the equity itself.
     near = truco_search._Stakes((10, 10), 12)
     assert near.hold(0.7, 2) == pytest.approx(0.7)
+
+
+def test_truco_ask_pays_against_a_pair_that_runs_on_weak_cards() -> None:
+    """T9, T11 (issue 35, policy inference): a pair that has run from our asks answers them on
+    its cards, deal by deal: it runs where it is weak (the ask takes the points where our cards
+    would not) and plays where it is strong. Against it a middling hand's truco pays; against a
+    pair that never ran, the same ask is valued at its worst answer, below the best card."""
+    deal = [["4D", "5D", "6D"], ["KD", "QS", "5H"], ["7S", "QH", "JC"], ["KC", "KS", "2H"]]
+    game = TrucoGame(TrucoOptions(), 0, 2, lambda _n, _d: deal)
+    assert game.to_act == [1] and "raise" in game.legal_actions(1)
+    view, history = game.view(1), game.hand_history(1)
+    record = {"raises": [0, 2], "accepts": [1, 0], "answers": [2, 0], "hands": 3}
+    runner = {**view, "betting": {**record, "runs": [1, 0]}}
+    stayer = {**view, "betting": {**record, "accepts": [2, 0], "runs": [0, 0]}}
+    against_runner = dict(truco_search.evaluate(runner, history, 300, 3))
+    against_stayer = dict(truco_search.evaluate(stayer, history, 300, 3))
+    best_card = max(v for a, v in against_runner.items() if a.startswith("play:"))
+    assert against_runner["raise"] > best_card > against_stayer["raise"]
+    # The cards are valued alike against both: only the answer to the ask is modelled.
+    assert {a: v for a, v in against_runner.items() if a != "raise"} == {
+        a: v for a, v in against_stayer.items() if a != "raise"
+    }
+
+
+def test_truco_reads_the_other_pairs_cards_from_how_it_plays_them() -> None:
+    """T5-T7 (issue 35, policy inference): the rule player leads its strongest card and follows
+    with the cheapest card that takes the round. A seat of the other pair that led the 5H
+    holds nothing stronger, so a deal that gives it a manilha counts MISPLAY as much; a deal
+    that fits its play counts fully, and our own pair's plays are not read."""
+    history = [(1, "play:5H"), (2, "play:6C")]
+    plays = truco_search.card_plays(history, [], 0)
+    assert [(seat, card) for seat, card, *_ in plays] == [(1, "5H")]
+    fits = [[], ["4H", "4S"], [], []]
+    stronger = [[], ["4C", "4S"], [], []]  # the zap: it would have led it
+    assert truco_search.plays_weight(plays, fits) == 1.0
+    assert truco_search.plays_weight(plays, stronger) == truco_search.MISPLAY
+    # Following a three it cannot take, the rule player throws its weakest card: a seat that
+    # threw the KD holds nothing weaker (an ace and a two fit) and no manilha (it would take the
+    # round with it).
+    history = [(2, "play:3C"), (3, "play:KD")]
+    follow = truco_search.card_plays(history, [], 0)
+    assert truco_search.plays_weight(follow, [[], [], [], ["AD", "2D"]]) == 1.0
+    weaker = truco_search.plays_weight(follow, [[], [], [], ["5D", "AD"]])
+    manilha = truco_search.plays_weight(follow, [[], [], [], ["7D", "AD"]])
+    assert weaker == manilha == truco_search.MISPLAY

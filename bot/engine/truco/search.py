@@ -30,14 +30,23 @@ view; each sample draws it from the unseen cards like the cards still held. The 
 cover (a card covered below the round's best changes nothing), but our own covers are weighed.
 
 Inference (inference.py): the partner's signal (sinais) shapes the partner's drawn cards, and
-the other pair's accepts and raises weigh the deals, as much as that pair's betting this game
-(the view's public "betting" record, inference.Bettor) says they mean: a pair that raises every
-hand and never runs tells nothing by raising or accepting. The same record shapes the other
-pair's nodes of the betting tree (`_Stakes.their`): a pair that never runs is not counted on to
-run from our raise, one that raises whatever it holds is counted on to raise, and against it a
-later hand is worth more than a coin to us (EDGE: our answers pick which of its raises to play),
-so the hand in play is not staked on a small edge. Bluffs: a raise the cards do not call for
-is made at the rate of `bluff_rate` when the search values it within BLUFF_MARGIN of the best.
+the other pair's accepts and raises weigh the deals seat by seat, on the cards each seat held
+when it spoke, as much as that pair's betting this game (the view's public "betting" record,
+inference.Bettor) says they mean: a pair that raises every hand and never runs tells nothing by
+raising or accepting. The same record shapes the other pair's nodes of the betting tree
+(`_Stakes.their`): a pair that never runs is not counted on to run from our raise, one that
+raises whatever it holds is counted on to raise, and against it a later hand is worth more than
+a coin to us (EDGE: our answers pick which of its raises to play), so the hand in play is not
+staked on a small edge. A pair that has run from our asks is modelled as answering on its
+cards (`follows`): each deal's play-outs are also counted by the answer its answering seat
+would give there (run, accept or raise back, as the rule player's power says), and our ask is
+worth those answers deal by deal, so it wins the points where the other pair is weak. The other
+pair's cards played face up weigh the deals too: a deal where a seat's card is not the one the
+rule player's card choice takes from the cards it gives that seat counts MISPLAY as much (the
+rule player leads its strongest card, so a low lead says the rest is lower).
+
+Bluffs: a raise the cards do not call for is made at the rate of `bluff_rate` when the search
+values it within BLUFF_MARGIN of the best.
 
 `iterations` is the number of sampled deals; each is played out once per card we may play now
 (once if we play none now), with quick play-outs that settle rounds as the engine does.
@@ -56,6 +65,7 @@ from bot.engine.fair_deal import SEEDED
 from bot.engine.truco.cards import DECK, FACE_DOWN, STRENGTH
 from bot.engine.truco.events import HAND_WON
 from bot.engine.truco.game import (
+    ACCEPT,
     COVER_PREFIX,
     HIDDEN_COVER,
     NEXT_SEAT,
@@ -67,7 +77,14 @@ from bot.engine.truco.game import (
     Game,
     decide_hand,
 )
-from bot.engine.truco.inference import SIGNAL_TRIES, Bettor, Reading
+from bot.engine.truco.inference import (
+    ACCEPT_POWER,
+    RAISE_POWER,
+    SIGNAL_TRIES,
+    Bettor,
+    Reading,
+    power,
+)
 from bot.engine.truco.options import Options
 
 _HAND_POINTS = 2  # an ordinary hand: the unit of the win-chance table
@@ -132,6 +149,55 @@ def _card(hand: list[str], trick: list[tuple[int, str]], tie_helps: bool, team: 
     if tying is not None and tie_helps:
         return tying
     return hand[0]
+
+
+# How much a deal counts per card the other pair played that the rule player's card choice
+# would not have played from the cards the deal gave that seat (policy inference: the rule
+# player and the always-raise bluffer play by it; people mostly play alike).
+MISPLAY = 0.1
+
+# (seat, the card it played, the round before it, whether a tie helped its pair then, the cards
+# that seat has played since)
+Play = tuple[int, str, list[tuple[int, str]], bool, list[str]]
+
+
+def card_plays(history: list[tuple[int, str]], rounds: list[int | None], team: int) -> list[Play]:
+    """The other pair's cards played face up this hand, each with what the rule player's card
+    choice reads (`rounds`: the winners of the finished rounds, None for a tie)."""
+    out: list[Play] = []
+    trick: list[tuple[int, str]] = []
+    done = 0
+    for i, (seat, action) in enumerate(history):
+        if action.startswith(COVER_PREFIX):
+            trick.append((seat, FACE_DOWN))
+        elif action.startswith(PLAY_PREFIX):
+            card = action[len(PLAY_PREFIX) :]
+            if seat & 1 != team:
+                helps = not done or rounds[0] == seat & 1
+                since = [
+                    a[len(PLAY_PREFIX) :]
+                    for s, a in history[i + 1 :]
+                    if s == seat and a.startswith(PLAY_PREFIX)
+                ]
+                out.append((seat, card, list(trick), helps, since))
+            trick.append((seat, card))
+        else:
+            continue
+        if len(trick) == 4:
+            trick = []
+            done += 1
+    return out
+
+
+def plays_weight(plays: list[Play], hands: list[list[str]]) -> float:
+    """How much a deal counts by the other pair's card plays: MISPLAY per card that the rule
+    player's choice would not have played from the seat's cards in this deal."""
+    weight = 1.0
+    for seat, card, trick, helps, since in plays:
+        held = sorted([*hands[seat], *since, card], key=_SORT_KEY.__getitem__)
+        if _card(held, trick, helps, seat & 1) != card:
+            weight *= MISPLAY
+    return weight
 
 
 def play_out(
@@ -259,7 +325,7 @@ class _Stakes:
     """Values of the hand's outcomes at a score: W(ours + stake) if we take it, else
     W(theirs + stake) (W = win_chance)."""
 
-    __slots__ = ("edge", "ours", "reckless", "runs", "target", "theirs")
+    __slots__ = ("edge", "follows", "ours", "reckless", "runs", "target", "theirs")
 
     def __init__(
         self,
@@ -268,6 +334,7 @@ class _Stakes:
         runs: float = 1.0,
         reckless: float = 0.0,
         edge: float = 0.5,
+        follows: float = 0.0,
     ) -> None:
         self.ours, self.theirs = scores
         self.target = target
@@ -278,6 +345,8 @@ class _Stakes:
         # its best on the cards and raises only when it pays.
         self.runs = runs
         self.reckless = reckless
+        # How far the other pair answers our asks on its cards, deal by deal (`_worth`).
+        self.follows = follows
 
     def their(self, values: list[tuple[str, float]]) -> float:
         """The other pair's choice among `values` (action, our value): its best answer on the
@@ -338,7 +407,26 @@ class _HandStakes(_Stakes):
         return 0.0
 
 
-def _worth(node: Node, stats: dict[str | None, list[list[float]]], stakes: _Stakes) -> float:
+Stats = dict[str | None, list[list[float]]]  # per continuation: deals, hands won (`_sampled`)
+# How a pair that answers on its cards answers our ask: by the answering seat's power (its cards
+# and its pair's rounds, as the rule player counts it), run below ACCEPT_POWER, raise back from
+# RAISE_POWER + 1, else accept (bot_player._answer).
+ANSWERS = (RUN, ACCEPT, RAISE)
+
+
+def _answer_on(cards: list[str], rounds: int, forced: bool) -> int:
+    """The index in ANSWERS of the answer to our ask of a seat holding `cards`, its pair at
+    `rounds` (2 a round won, -2 a round lost); `forced`: a run would give us the game."""
+    held = power(cards) + rounds
+    if held > RAISE_POWER:
+        return 2
+    return 1 if forced or held >= ACCEPT_POWER else 0
+
+
+def _worth(node: Node, stats: Stats, stakes: _Stakes, answers: list[Stats] | None = None) -> float:
+    """The value of `node` on the play-out counts `stats`. `answers`: the same counts split by
+    how the other pair would answer our ask in each deal on its cards (ANSWERS), where that
+    answer is still to come."""
     kind = node[0]
     if kind == "end":
         return stakes.end(node)
@@ -346,6 +434,8 @@ def _worth(node: Node, stats: dict[str | None, list[list[float]]], stakes: _Stak
         _, key, stake, (level, ours) = node
         counts, wins = stats[key]
         total = sum(counts)
+        if not total:  # no deal of this answer (`answers`)
+            return stakes.hold(0.5, stake)
         if level < 0:
             return stakes.hold(sum(wins) / total, stake)
         # A raise still open later in the hand: after the next round, which everyone sees,
@@ -365,9 +455,29 @@ def _worth(node: Node, stats: dict[str | None, list[list[float]]], stakes: _Stak
                         mixed = stakes.reckless * later + (1.0 - stakes.reckless) * best
                     value += count * mixed
         return value / total
+    children: list[tuple[str, Node]] = node[1]
     if kind == "max":
-        return max(_worth(child, stats, stakes) for _, child in node[1])
-    return stakes.their([(action, _worth(child, stats, stakes)) for action, child in node[1]])
+        return max(_worth(child, stats, stakes, answers) for _, child in children)
+    chosen = stakes.their(
+        [(action, _worth(child, stats, stakes, answers)) for action, child in children]
+    )
+    if answers is None or not stakes.follows or all(action != RUN for action, _ in children):
+        return chosen
+    # The other pair answers our ask. Policy inference: deal by deal, as a pair that answers
+    # on its cards would (it runs where it is weak, so our ask wins the points where our cards
+    # are not needed and is played where theirs are strong), as far as its answers this game
+    # showed it does (`follows`); the rest at its best answer on the averages (`their`).
+    by_action = dict(children)
+    deals = [sum(sum(counts) for counts, _ in part.values()) for part in answers]
+    total = sum(deals)
+    if not total:
+        return chosen
+    modelled = 0.0
+    for answer, part, count in zip(ANSWERS, answers, deals, strict=True):
+        if count:
+            child = by_action.get(answer, by_action[ACCEPT])  # no raise above twelve
+            modelled += count / total * _worth(child, part, stakes)
+    return stakes.follows * modelled + (1.0 - stakes.follows) * chosen
 
 
 def _unseen(
@@ -455,8 +565,8 @@ def evaluate(
 ) -> list[tuple[str, float]]:
     """Each legal action with its sampled chance to win the game, from `iterations` sampled
     deals (each played out once per card we may play now, or once if we play none now)."""
-    root, stats, stakes = _sampled(view, history, iterations, seed)
-    return [(action, _worth(node, stats, stakes)) for action, node in root]
+    root, stats, stakes, answers = _sampled(view, history, iterations, seed)
+    return [(action, _worth(node, stats, stakes, answers)) for action, node in root]
 
 
 def evaluate_both(
@@ -464,20 +574,27 @@ def evaluate_both(
 ) -> list[tuple[str, float, float]]:
     """`evaluate`, and beside each action's chance to win the game its chance to take this
     hand (the same samples and betting tree, each pair playing for the hand alone)."""
-    root, stats, stakes = _sampled(view, history, iterations, seed)
+    root, stats, stakes, answers = _sampled(view, history, iterations, seed)
     hand = _HandStakes(
-        (stakes.ours, stakes.theirs), stakes.target, stakes.runs, stakes.reckless, stakes.edge
+        (stakes.ours, stakes.theirs),
+        stakes.target,
+        stakes.runs,
+        stakes.reckless,
+        stakes.edge,
+        stakes.follows,
     )
     return [
-        (action, _worth(node, stats, stakes), _worth(node, stats, hand)) for action, node in root
+        (action, _worth(node, stats, stakes, answers), _worth(node, stats, hand, answers))
+        for action, node in root
     ]
 
 
 def _sampled(
     view: dict[str, Any], history: list[tuple[int, str]], iterations: int, seed: int
-) -> tuple[list[tuple[str, Node]], dict[str | None, list[list[float]]], _Stakes]:
-    """The betting tree below each legal action, the play-out counts of its leaves, and the
-    score's stakes."""
+) -> tuple[list[tuple[str, Node]], Stats, _Stakes, list[Stats]]:
+    """The betting tree below each legal action, the play-out counts of its leaves, the
+    score's stakes, and the same counts split by the other pair's answer to our ask now on its
+    cards (ANSWERS)."""
     legal: list[str] = view["legal_actions"]
     seat: int = view["seat"]
     team = seat & 1
@@ -515,9 +632,21 @@ def _sampled(
     # Per continuation, by what the next round shows (it, then 0 / 1 / tie): deals, hands won.
     # Weighted by what the other pair's answers say (inference.py).
     stats = {key: [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]] for key in order}
+    answers = [{key: [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]] for key in order} for _ in ANSWERS]
+    # Our ask now is answered first by the next seat (T9), on its cards and its pair's rounds;
+    # a run that would give us the game is never the answer (it gives the hand's worth now, or
+    # the ask we raise back from).
+    answerer = NEXT_SEAT[seat]
+    rounds = sum(2 if r == 1 - team else -2 for r in results if r is not None)
+    asked = view["pending_ask"]
+    forced = view["scores"][team] + (asked["value"] if asked else view["hand_value"]) >= (
+        options.target
+    )
+    plays = card_plays(history, results, team)
     for n in range(samples):
         hands = first if n == 0 else deal()[0]
-        weight = reading.weight(hands, played)
+        weight = reading.weight(hands, played) * plays_weight(plays, hands)
+        split = answers[_answer_on(hands[answerer], rounds, forced)]
         for key in order:
             # A card to play now: its code, or `cover:<code>` to play it face down (T15).
             card = key
@@ -527,9 +656,12 @@ def _sampled(
             if shown < 2:
                 shown = 0 if shown == team else 1  # 0: our pair took it, 1: theirs
             counts, wins = stats[key]
+            part_counts, part_wins = split[key]
             counts[shown] += weight
+            part_counts[shown] += weight
             if winner == team:
                 wins[shown] += weight
+                part_wins[shown] += weight
     bettor = reading.bettor
     stakes = _Stakes(
         (view["scores"][team], view["scores"][1 - team]),
@@ -537,8 +669,9 @@ def _sampled(
         bettor.runs,
         bettor.reckless,
         0.5 + BASE_EDGE + EDGE * bettor.reckless,
+        bettor.follows * (1.0 - bettor.reckless),
     )
-    return root, stats, stakes
+    return root, stats, stakes, answers
 
 
 def choose(view: dict[str, Any], history: list[tuple[int, str]], iterations: int, seed: int) -> str:
