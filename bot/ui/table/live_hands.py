@@ -70,6 +70,26 @@ Key = tuple[int, int]  # (table id, user id)
 Drawn = tuple[int, bool]  # (table version, with the "may need a Refresh" note)
 
 
+def seat_parts(
+    table: Table,
+    seat: int,
+    locale: str | None,
+    emojis: CardEmojis,
+    note: str | None = None,
+    pictures: SeatPictures | None = None,
+) -> MessageParts:
+    """The hand message of the table's current state and, with `pictures`, its picture's
+    scene, both from one `game.view(seat)` (issue 31: each built its own). Call with the
+    table's lock held."""
+    game = table.game
+    assert game is not None
+    view = game.view(seat)
+    parts = render.hand_message(table, seat, locale, note=note, emojis=emojis.by_card, view=view)
+    if pictures is not None:
+        parts.seat_scene = pictures.take(table, seat, locale, view)
+    return parts
+
+
 @dataclass(slots=True, eq=False)
 class _Hand:
     """What it takes to edit one player's hand message."""
@@ -297,11 +317,7 @@ class LiveHands:
             return
         note = t("hand.note.expiring", hand.locale) if expiring else None
         async with table.lock:  # never a state whose write is on its way
-            parts = render.hand_message(
-                table, seat, hand.locale, note=note, emojis=self._card_emojis.by_card
-            )
-            if self._pictures is not None:
-                parts.seat_scene = self._pictures.take(table, seat, hand.locale)
+            parts = seat_parts(table, seat, hand.locale, self._card_emojis, note, self._pictures)
         try:
             if self._pictures is not None:
                 wait = PICTURE_WAIT

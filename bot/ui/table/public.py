@@ -140,8 +140,13 @@ class PublicMessages(TurnPings):
         locale = self.locale_of(table)
         async with table.lock:
             key = shown_key(table)
-            parts = render.table_message(table, locale, picture=picture)
-            scene = self.pictures.scene(table, locale) if picture else None
+            # One public view of this state for the message and its picture (issue 31: each
+            # of their parts built its own, six a table message).
+            game = table.game
+            in_game = game is not None and not table.closed and table.status != "lobby"
+            view = game.view(None) if in_game and game is not None else None
+            parts = render.table_message(table, locale, picture=picture, view=view)
+            scene = self.pictures.scene(table, locale, view) if picture else None
         try:
             parts.files = await self.pictures.files(scene)
         except BaseException:

@@ -90,14 +90,25 @@ class SeatPictures:
 
     @staticmethod
     def scene(
-        table: Table, seat: int, locale: str | None = None, now: float | None = None
+        table: Table,
+        seat: int,
+        locale: str | None = None,
+        now: float | None = None,
+        view: dict[str, Any] | None = None,
     ) -> SeatScene | None:
-        """What to draw, taken with the table's lock held; None when no picture is shown."""
-        return seat_scene_of(table, seat, locale, now) if wants_picture(table) else None
+        """What to draw, taken with the table's lock held; None when no picture is shown.
+        `view`: `game.view(seat)` of the current state, where the caller has it."""
+        return seat_scene_of(table, seat, locale, now, view) if wants_picture(table) else None
 
-    def take(self, table: Table, seat: int, locale: str | None) -> SeatScene | None:
+    def take(
+        self,
+        table: Table,
+        seat: int,
+        locale: str | None,
+        view: dict[str, Any] | None = None,
+    ) -> SeatScene | None:
         """`scene` now, on the service's clock (call with the table's lock held)."""
-        return self.scene(table, seat, locale, self.clock())
+        return self.scene(table, seat, locale, self.clock(), view)
 
     def _cached(self, scene: SeatScene) -> bytes | None:
         cached = self._latest.get((scene.table_id, scene.seat))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 from collections import OrderedDict
+from typing import Any
 
 import discord
 
@@ -45,9 +46,12 @@ class TablePictures:
         self.drawn = 0  # pictures drawn (not served from the cache), for tests and benchmarks
 
     @staticmethod
-    def scene(table: Table, locale: str | None = None) -> Scene | None:
-        """What to draw, taken with the table's lock held; None when no picture is shown."""
-        return scene_of(table, locale) if wants_picture(table) else None
+    def scene(
+        table: Table, locale: str | None = None, view: dict[str, Any] | None = None
+    ) -> Scene | None:
+        """What to draw, taken with the table's lock held; None when no picture is shown.
+        `view`: the game's public view of the current state, where the caller has one."""
+        return scene_of(table, locale, view) if wants_picture(table) else None
 
     async def png(self, scene: Scene) -> bytes:
         cached = self._latest.get(scene.table_id)
