@@ -53,11 +53,12 @@ class TablePictures:
         `view`: the game's public view of the current state, where the caller has one."""
         return scene_of(table, locale, view) if wants_picture(table) else None
 
-    async def png(self, scene: Scene) -> bytes:
+    async def png(self, scene: Scene, *, supersedable: bool = False) -> bytes:
+        """`supersedable`: raise Superseded if the table moves on before a worker begins it."""
         cached = self._latest.get(scene.table_id)
         if cached is not None and cached[0] == scene.key:
             return cached[1]
-        data = await render_png(scene)
+        data = await render_png(scene, supersedable=supersedable)
         self.drawn += 1
         self._latest[scene.table_id] = (scene.key, data)
         self._latest.move_to_end(scene.table_id)
@@ -65,12 +66,12 @@ class TablePictures:
             self._latest.popitem(last=False)
         return data
 
-    async def files(self, scene: Scene | None) -> list[discord.File]:
+    async def files(self, scene: Scene | None, *, supersedable: bool = False) -> list[discord.File]:
         """The attachments of a table message: the picture, or none (which also removes an
         earlier picture on an edit)."""
         if scene is None:
             return []
-        data = await self.png(scene)
+        data = await self.png(scene, supersedable=supersedable)
         description = t("picture.file_description", scene.locale)
         return [discord.File(io.BytesIO(data), filename=FILENAME, description=description)]
 
