@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from concurrent.futures.process import BrokenProcessPool
@@ -16,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.socket_workers import SocketWorkers
+from bot.socket_workers import SocketWorkers, Superseded
 from tests.support.processes import ROOT, kill_and_see_worker_go
 
 
@@ -112,6 +113,50 @@ async def test_a_second_worker_comes_when_the_first_is_busy_and_takes_jobs_once_
         pool.close()
 
 
+def touch(path: str) -> str:
+    Path(path).touch()
+    return path
+
+
+async def test_a_job_taken_back_before_it_is_begun_is_never_run_and_its_caller_told() -> None:
+    """Issue 31: `supersede` takes back the slot's jobs of older versions that the worker has
+    not begun (they are never run: Superseded), leaves a begun one and the newest alone."""
+    pool = SocketWorkers(1)
+    folder = Path(tempfile.mkdtemp())
+    try:
+        await pool.run(worker_pid, None)  # ready
+        begun = asyncio.ensure_future(pool.run(pid_after, 0.3, "slot", 1))
+        await asyncio.sleep(0.1)  # the worker is in it
+        queued = [
+            asyncio.ensure_future(pool.run(touch, str(folder / f"v{v}"), "slot", v)) for v in (2, 3)
+        ]
+        other = asyncio.ensure_future(pool.run(touch, str(folder / "other"), "other", 2))
+        await asyncio.sleep(0)  # all written
+        pool.supersede("slot", 3)
+        assert pool.taken_back == 2  # the begun job (1) and the queued one of 2
+        assert await begun == pool.pids()[0]  # begun: answered as any other
+        with pytest.raises(Superseded):
+            await queued[0]
+        assert await queued[1] == str(folder / "v3")
+        assert await other == str(folder / "other")
+        assert sorted(os.listdir(folder)) == ["other", "v3"]  # v2 never ran
+        pool.supersede("slot", 9)  # nothing left of it: nothing sent
+        assert pool.taken_back == 2
+        # The only job queued taken back: the worker waits for the next one.
+        begun = asyncio.ensure_future(pool.run(pid_after, 0.2))
+        await asyncio.sleep(0.1)
+        lone = asyncio.ensure_future(pool.run(touch, str(folder / "lone"), "slot", 10))
+        await asyncio.sleep(0)
+        pool.supersede("slot", 11)
+        await begun
+        with pytest.raises(Superseded):
+            await lone
+        assert await pool.run(reversed_bytes, b"ab") == b"ba"
+        assert "lone" not in os.listdir(folder)
+    finally:
+        pool.close()
+
+
 def test_a_worker_whose_bot_is_killed_leaves_quietly(tmp_path: Path) -> None:
     # A bot killed with jobs on their way resets the socket: the worker exits without a
     # traceback in the bot's log (the crash tests read the log for errors).
@@ -136,7 +181,7 @@ def test_a_worker_whose_bot_is_killed_leaves_quietly(tmp_path: Path) -> None:
 # A bot stand-in: a worker with a job in hand and another one queued, then killed mid-job.
 KILLED_BOT = """
 import asyncio, os, sys, time
-from bot.socket_workers import SocketWorkers
+from bot.socket_workers import SocketWorkers, Superseded
 
 async def main():
     pool = SocketWorkers(1)

@@ -12,6 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
+if TYPE_CHECKING:
+    from bot.engine.fair_deal import FairDealer
+
 SEATS = 4
 MASK64 = (1 << 64) - 1
 
@@ -214,6 +217,19 @@ class GameRecord:
     first_dealer: int | None
     actions: list[tuple[int, str]]
     events: list[Event]
+    _fair: FairDealer | None  # deal="fair-v1" or "fair-v2" (docs/fair-deals.md), else None
+    _trick: Sequence[Any]  # the trick in progress, as each game holds it
+
+    def fair_view(self) -> dict[str, Any] | None:
+        """`view(None)["fair"]` (None for a seeded game) without the rest of the view: the
+        table reads it on every click and every table message (issue 31)."""
+        return None if self._fair is None else self._fair.view()
+
+    @property
+    def cards_down(self) -> bool:
+        """Whether a card of the trick in progress is on the table: `view(None)["trick"]`
+        is not empty (the pace and the messages ask it several times a click, issue 31)."""
+        return bool(self._trick)
 
     if TYPE_CHECKING:
 

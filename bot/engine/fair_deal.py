@@ -163,6 +163,21 @@ def parse_cut_v2(text: str) -> dict[str, Any]:
     }
 
 
+def cut_fields(text: str) -> tuple[int, bool, str | None, str | None]:
+    """A version-2 cut text already checked (`check_cut_v2`, as every cut of a game is before
+    it deals) as its record's round, weak, randomness and typed: `parse_cut_v2`'s values
+    without its checks (a view rebuilds the last hand's record: issue 31)."""
+    kind, _, rest = text.partition(":")
+    parts = rest.split(":", 2)
+    beacon = kind == BEACON_CUT
+    return (
+        int(parts[0]),
+        not beacon,
+        parts[1] if beacon else None,
+        parts[2] if len(parts) == 3 else None,
+    )
+
+
 def deal_of(game: str, shuffled: Sequence[str], dealer: int) -> dict[str, Any]:
     """A hand as dealt from the shuffled deck (docs/fair-deals.md, "Dealing"): euchre (E8) five
     each from the dealer's left, then the turned card and the rest under it; truco (T3) three
@@ -336,6 +351,7 @@ class FairDealer:
 
     __slots__ = (
         "_done",
+        "_game_commitment",
         "_last",
         "_next",
         "_secret",
@@ -387,6 +403,9 @@ class FairDealer:
         # The next hand's commitment (hex), made once a hand: every view shows it, and an HMAC
         # per view was the bot's largest own cost at 200 busy tables (issue 31).
         self._next = _next_commitment(self._secret, self.hand)
+        # Version 2's game commitment (its digest, 65 B; b"" for version 1): every view and
+        # record shows it, and a SHA-256 per view and record was 12% of a view (issue 31).
+        self._game_commitment = hashlib.sha256(self._secret).digest() if self.version == 2 else b""
 
     def begin(self, hand: int, dealer: int, cutter: int) -> None:
         """Hand `hand` (1-based) waits for its cut: its commitment is now public."""
@@ -469,13 +488,9 @@ class FairDealer:
             "server_seed": seed.hex(),
         }
         if self.version == 2:
-            parsed = parse_cut_v2(cut)
             record["message"] = None if self.message is None else str(self.message)
-            record["game_commitment"] = hashlib.sha256(self._secret).hexdigest()
-            record["round"] = parsed["round"]
-            record["weak"] = parsed["kind"] == WEAK_CUT
-            record["randomness"] = parsed.get("randomness")
-            record["typed"] = parsed["typed"]
+            record["game_commitment"] = self._game_commitment.hex()
+            record["round"], record["weak"], record["randomness"], record["typed"] = cut_fields(cut)
         return record | deal_of(self.game, shuffled, dealer)
 
     def view(self) -> dict[str, Any]:
@@ -500,7 +515,7 @@ class FairDealer:
             "revealed": revealed,
         }
         if self.version == 2:
-            out["game_commitment"] = hashlib.sha256(self._secret).hexdigest()
+            out["game_commitment"] = self._game_commitment.hex()
             out["message"] = None if self.message is None else str(self.message)
             out["round"] = None if self.message is None else beacon_round(self.message, self.hand)
         return out
@@ -516,7 +531,7 @@ class FairDealer:
         return twin
 
     def _state(self) -> tuple[Any, ...]:
-        derived = ("_last", "_next")
+        derived = ("_game_commitment", "_last", "_next")
         return tuple(getattr(self, name) for name in FairDealer.__slots__ if name not in derived)
 
     def __eq__(self, other: object) -> bool:

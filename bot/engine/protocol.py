@@ -84,6 +84,14 @@ class GameProtocol(Protocol):
     def fair_records(self) -> list[dict[str, Any]]:
         """The revealed hand records of a fair-v1 game (docs/fair-deals.md); [] otherwise."""
 
+    def fair_view(self) -> dict[str, Any] | None:
+        """`view(None)["fair"]` alone: the public fair-deal object, None for a seeded game."""
+        ...
+
+    @property
+    def cards_down(self) -> bool:
+        """A card of the trick in progress is on the table (`view(None)["trick"]` not empty)."""
+
     def to_json(self) -> dict[str, Any]: ...
 
     def share_actions(self, pairs: ActionPairs, start: int = 0) -> None: ...

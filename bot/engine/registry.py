@@ -31,6 +31,9 @@ class Engine:
     options: type[OptionsProtocol]
     # The rule player ("easy" bots): one of game.legal_actions(seat), from game.view(seat).
     bot_action: Callable[[GameProtocol, int], str]
+    # The same rule player from the seat's view (bot_action(game, seat) is decide(game.view(
+    # seat))): the table's bot seats read one view for the signal and the move (issue 31).
+    decide: Callable[[dict[str, Any]], str]
     search: Search
     # The signal a bot sends its partner now (truco's sinais), from its view; None: none.
     bot_signal: Callable[[dict[str, Any]], str | None] = lambda _view: None
@@ -46,6 +49,7 @@ ENGINES: Mapping[str, Engine] = {
         game=euchre.Game,
         options=euchre.Options,
         bot_action=euchre_bot.choose_action,
+        decide=euchre_bot.decide,
         search=euchre_search.choose,
     ),
     truco.GAME_NAME: Engine(
@@ -53,6 +57,7 @@ ENGINES: Mapping[str, Engine] = {
         game=truco.Game,
         options=truco.Options,
         bot_action=truco_bot.choose_action,
+        decide=truco_bot.choose_from_view,
         search=truco_search.choose,
         bot_signal=truco_bot.signal_to_send,
     ),

@@ -74,9 +74,10 @@ class _Recorder:
         size: int,
         kwargs: dict[str, Any],
         write: Callable[..., None],
+        rows: tuple[int, int] | None = None,
     ) -> None:
         """A text, as `Sketch.text` (table.py's `_text` calls it when given this pen)."""
-        self._sketch.text(xy, text, size, kwargs, write)
+        self._sketch.text(xy, text, size, kwargs, write, rows)
 
     def __getattr__(self, name: str) -> Any:
         if name in UNRECORDED:
@@ -131,16 +132,23 @@ class Sketch:
         size: int,
         kwargs: dict[str, Any],
         write: Callable[..., None],
+        rows: tuple[int, int] | None = None,
     ) -> None:
-        """A text drawn by `write(draw, xy, text, size, **kwargs)`; its letters stay within
-        2.5 sizes of `xy`'s row whatever the anchor and the font (Devanagari marks included)."""
+        """A text drawn by `write(draw, xy, text, size, **kwargs)`. `rows`: the rows its
+        letters colour (first, past the last: table.text_rows), where the writer knows them;
+        else they stay within 2.5 sizes of `xy`'s row whatever the anchor and the font
+        (Devanagari marks included)."""
 
         def apply(_image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
             write(draw, xy, text, size, **kwargs)
 
-        reach = int(size * 2.5) + 2
+        if rows is None:
+            reach = int(size * 2.5) + 2
+            rows = (int(xy[1]) - reach, int(xy[1]) + reach)
+        else:
+            rows = (rows[0] - 1, rows[1] + 1)
         key = ("text", xy, text, size, tuple(sorted(kwargs.items())))
-        self.steps.append((int(xy[1]) - reach, int(xy[1]) + reach, key, apply))
+        self.steps.append((rows[0], rows[1], key, apply))
 
     def image(self, bands: Iterable[int] | None = None) -> Image.Image:
         """The picture: every step drawn, or only those touching `bands` (the other rows are

@@ -12,6 +12,10 @@ seat_picture.py), so their workers are not niced: a niced worker on a busy machi
 players' pictures seconds behind their hands. Everything else (table pictures, replays, charts)
 stays niced. Each pool keeps its own band cache. The workers are fed by the event loop itself
 (bot/socket_workers.py): no thread of the bot's process takes the GIL from the loop per picture.
+
+A table's picture and the live hands' seat pictures are drawn for a state that may be gone
+before a worker comes to them (issue 31): `supersede` takes back a table's queued pictures of
+older versions, and their callers ask for the newest state (Superseded).
 """
 
 from __future__ import annotations
@@ -26,7 +30,9 @@ from typing import TypeVar
 from bot.pictures import seat
 from bot.pictures.scene import Scene, SeatScene
 from bot.pictures.table import prepare, table_png
-from bot.socket_workers import SocketWorkers
+from bot.socket_workers import SocketWorkers, Superseded
+
+__all__ = ["Superseded", "render_job", "render_png", "render_seat_png", "supersede", "warm_up"]
 
 log = logging.getLogger(__name__)
 
@@ -76,15 +82,30 @@ def warm_up() -> None:
         _threads_only = True
 
 
-async def render_png(scene: Scene) -> bytes:
-    """The PNG of `scene`, drawn off the event loop (in the worker process when there is one)."""
-    return await _render(table_png, scene)
+TABLE, SEATS = "table", "seats"  # the slots a table's pictures are drawn in
 
 
-async def render_seat_png(scene: SeatScene) -> bytes:
+async def render_png(scene: Scene, *, supersedable: bool = False) -> bytes:
+    """The PNG of `scene`, drawn off the event loop (in the worker process when there is one).
+    `supersedable`: `supersede` may take it back (Superseded) until a worker begins it."""
+    slot = (TABLE, scene.table_id) if supersedable else None
+    return await _render(table_png, scene, BACKGROUND, slot, scene.version)
+
+
+async def render_seat_png(scene: SeatScene, *, supersedable: bool = False) -> bytes:
     """One player's own picture (bot/pictures/seat.py), drawn the same way as a table's, by
-    the answers' worker."""
-    return await _render(seat.seat_png, scene, ANSWER)
+    the answers' worker. `supersedable`: as for `render_png`."""
+    slot = (SEATS, scene.table_id) if supersedable else None
+    return await _render(seat.seat_png, scene, ANSWER, slot, scene.version)
+
+
+def supersede(table_id: int, version: int) -> None:
+    """Table `table_id` is at `version`: its supersedable pictures (table and seats) of older
+    versions that no worker has begun are taken back."""
+    for kind, slot in ((BACKGROUND, TABLE), (ANSWER, SEATS)):
+        pool = _pools.get(kind)
+        if pool is not None:
+            pool.supersede((slot, table_id), version)
 
 
 async def render_job(draw: Callable[[S], bytes], job: S) -> bytes:
@@ -93,7 +114,13 @@ async def render_job(draw: Callable[[S], bytes], job: S) -> bytes:
     return await _render(draw, job)
 
 
-async def _render(draw: Callable[[S], bytes], scene: S, kind: str = BACKGROUND) -> bytes:
+async def _render(
+    draw: Callable[[S], bytes],
+    scene: S,
+    kind: str = BACKGROUND,
+    slot: tuple[str, int] | None = None,
+    version: int = 0,
+) -> bytes:
     global _threads_only
     for attempt in (1, 2):
         if _threads_only:
@@ -107,7 +134,7 @@ async def _render(draw: Callable[[S], bytes], scene: S, kind: str = BACKGROUND) 
             _threads_only = True
             break
         try:
-            data: bytes = await pool.run(draw, scene)
+            data: bytes = await pool.run(draw, scene, slot, version)
             return data
         except BrokenProcessPool:
             log.warning("the %s picture worker broke (attempt %d)", kind, attempt)

@@ -84,13 +84,16 @@ def _last_hand(events: list[Any]) -> tuple[list[Trick], tuple[int, int] | None]:
     return tricks, points
 
 
-def scene_of(table: Table, locale: str | None = None) -> Scene:
-    """Call with the table's lock held."""
+def scene_of(table: Table, locale: str | None = None, view: dict[str, Any] | None = None) -> Scene:
+    """Call with the table's lock held. `view`: the game's public view of the current state,
+    where the caller has one (the table message drawn with the picture, issue 31); the scene
+    keeps it, so nobody may change it."""
     if table.status == "lobby" or table.game is None:
         names = [_player_name(table, p, locale) for p in range(4)]
         return Scene(table.id, table.version, table.game_name, "lobby", locale, names)
     game = table.game
-    view = game.view(None)
+    if view is None:
+        view = game.view(None)
     names = [_player_name(table, table.position_of_seat(seat), locale) for seat in range(4)]
     over = bool(view["is_over"])
     # A hand has started once a card is down or one of its tricks ended (a tied first truco
@@ -143,10 +146,16 @@ class SeatScene:
 
 
 def seat_scene_of(
-    table: Table, seat: int, locale: str | None = None, now: float | None = None
+    table: Table,
+    seat: int,
+    locale: str | None = None,
+    now: float | None = None,
+    view: dict[str, Any] | None = None,
 ) -> SeatScene | None:
     """Call with the table's lock held; None while there is no game. `now` (the service's
-    clock) turns the table's turn deadline into the seconds left shown by the turn marker."""
+    clock) turns the table's turn deadline into the seconds left shown by the turn marker.
+    `view`: `game.view(seat)` of the current state, where the caller has it (the hand message
+    drawn with the picture, issue 31); the scene keeps it, so nobody may change it."""
     game = table.game
     if game is None or table.status == "lobby":
         return None
@@ -155,7 +164,8 @@ def seat_scene_of(
     # the value of the moment it was drawn); the hand's text carries Discord's live
     # countdown (`<t:…:R>`). `now` is kept for callers.
     seconds_left = None
-    view = game.view(seat)
+    if view is None:
+        view = game.view(seat)
     if not pace.trick_of_this_hand(game.events):
         # Issue 30 item 3: the last hand's trick is not this hand's "last trick".
         view = {**view, "last_trick": None}

@@ -50,6 +50,7 @@ from bot.pictures.table import (
     WHITE,
     fixed_palette,
     shown_name,
+    text_rows,
 )
 from bot.pictures.table import _length as text_length
 from bot.pictures.table import _text as draw_text
@@ -140,7 +141,9 @@ class Pen:
         anchor: str = "la",
     ) -> None:
         self.written.append(Written(text, size))
-        self.sketch.text(xy, text, size, {"fill": fill, "bold": bold, "anchor": anchor}, draw_text)
+        kwargs = {"fill": fill, "bold": bold, "anchor": anchor}
+        rows = text_rows(xy, text, size, bold=bold, anchor=anchor)
+        self.sketch.text(xy, text, size, kwargs, draw_text, rows)
 
     def length(self, text: str, size: int, *, bold: bool = True) -> float:
         return text_length(self.draw, text, size, bold=bold)

@@ -171,7 +171,10 @@ def _text(
     """`_draw_text`, or on a sketch's pen (bot/pictures/layers.py) a step that draws it."""
     record = getattr(draw, "record_text", None)
     if record is not None:
-        record(xy, text, size, {"fill": fill, "bold": bold, "anchor": anchor}, _draw_text)
+        kwargs = {"fill": fill, "bold": bold, "anchor": anchor}
+        record(
+            xy, text, size, kwargs, _draw_text, text_rows(xy, text, size, bold=bold, anchor=anchor)
+        )
     else:
         _draw_text(draw, xy, text, size, fill=fill, bold=bold, anchor=anchor)
 
@@ -191,20 +194,42 @@ def _draw_text(
     Pillow's two letters: l/m/r, then a/m/s/b/d (the ascent and descent of the fonts used).
     Every run is drawn from its cached mask: a picture's texts mostly repeat from one version
     to the next, and FreeType drawing them again was most of a picture's drawing time."""
+    for mask, x, y in _placed(xy, text, size, bold, anchor):
+        draw.bitmap((x, y), mask, fill=fill)
+
+
+@lru_cache(maxsize=4096)
+def _placed(
+    xy: tuple[float, float], text: str, size: int, bold: bool, anchor: str
+) -> tuple[tuple[Image.Image, int, int], ...]:
+    """Where _draw_text puts each run's mask: (mask, left, top)."""
     runs = _runs(text)
     if not runs:
-        return  # nothing the fonts can draw
+        return ()  # nothing the fonts can draw
     widths = [_run_length(part, size, bold, devanagari) for part, devanagari in runs]
     metrics = [_font(size, bold, devanagari).getmetrics() for _, devanagari in runs]
     ascent = max(up for up, _ in metrics)
     descent = max(down for _, down in metrics)
     x = xy[0] - {"l": 0.0, "m": sum(widths) / 2, "r": sum(widths)}[anchor[0]]
     y = xy[1] + {"a": ascent, "m": (ascent - descent) / 2, "s": 0}.get(anchor[1], -descent)
+    placed = []
     for (part, devanagari), width in zip(runs, widths, strict=True):
         if part.strip():
             mask, left, top = _run_mask(part, size, bold, devanagari)
-            draw.bitmap((round(x) + left, round(y) + top), mask, fill=fill)
+            placed.append((mask, round(x) + left, round(y) + top))
         x += width
+    return tuple(placed)
+
+
+def text_rows(
+    xy: tuple[float, float], text: str, size: int, *, bold: bool = True, anchor: str = "la"
+) -> tuple[int, int]:
+    """The rows `_draw_text` colours, first and past the last (issue 31: a sketch's text step
+    touches these bands only, not every band within 2.5 sizes of its row)."""
+    placed = _placed(xy, text, size, bold, anchor)
+    if not placed:
+        return int(xy[1]), int(xy[1])
+    return min(y for _, _, y in placed), max(y + mask.height for mask, _, y in placed)
 
 
 def shown_name(name: str) -> str:

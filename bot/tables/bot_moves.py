@@ -61,12 +61,19 @@ def _worker_pool() -> ProcessPoolExecutor:
 
 
 async def searched_action(
-    game_name: str, game: GameProtocol, seat: int, level: str, seed: int
+    game_name: str,
+    game: GameProtocol,
+    seat: int,
+    level: str,
+    seed: int,
+    view: dict[str, Any] | None = None,
 ) -> str:
     """The search's move for `seat` at `level`, computed off the event loop. The view and the
-    hand history are taken before the first await: the move is for the position it was asked in."""
+    hand history are taken before the first await: the move is for the position it was asked in.
+    `view`: the seat's view of this position, where the caller has it (never changed after)."""
     global _pool
-    view = game.view(seat)
+    if view is None:
+        view = game.view(seat)
     history = game.hand_history(seat)
     iterations = ITERATIONS[game_name][level]
     loop = asyncio.get_running_loop()

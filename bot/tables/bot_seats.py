@@ -30,15 +30,18 @@ async def choose_bot_action(table: Table, seat: int, level: str) -> str:
     applying): a hard think holds a held lock up to ~0.3 s."""
     game = table.game
     assert game is not None and table.record.seed is not None
+    # One view of the seat for the signal and the move, read-only (issue 31: each built its
+    # own, up to three a bot move).
+    view = game.view(seat)
     # Truco's sinais: a bot (not a person's seat played while away) tells its partner before
     # its first card of the hand.
-    signal = table.rules.bot_signal(game, seat) if table.is_bot_seat(seat) else None
+    signal = table.rules.bot_signal(view) if table.is_bot_seat(seat) else None
     if signal is not None:
         return signal
     if level == "easy":
-        return table.rules.bot_action(game, seat)
+        return table.rules.bot_decision(view)
     seed = bot_moves.search_seed(table.record.seed, len(game.actions), seat)
-    return await bot_moves.searched_action(table.game_name, game, seat, level, seed)
+    return await bot_moves.searched_action(table.game_name, game, seat, level, seed, view)
 
 
 def retry_pause(failures: int, first: float, most: float) -> float:
@@ -167,9 +170,11 @@ class BotSeats:
         game = table.game
         if game is None:
             return self.delay
-        trick = game.view(None)["trick"] if not game.is_over else None
         return pace.bot_pause(
-            game.events, str(getattr(game, "phase", "")), self.delay, trick_empty=not trick
+            game.events,
+            str(getattr(game, "phase", "")),
+            self.delay,
+            trick_empty=not pace.cards_down(game),
         )
 
     def _pause(self, failures: int) -> float:

@@ -95,12 +95,15 @@ def is_v2(table: Table) -> bool:
     return table.record.options.get("deal") == DEAL_V2
 
 
-def fair_view(table: Table) -> dict[str, Any] | None:
-    """The game's public fair object (never a seed not yet revealed), or None."""
+def fair_view(table: Table, view: dict[str, Any] | None = None) -> dict[str, Any] | None:
+    """The game's public fair object (never a seed not yet revealed), or None: what
+    `game.view(None)["fair"]` holds, without the rest of the view (issue 31: a whole public
+    view was built for it, several times a click). `view`: the game's public view, where the
+    caller has one of the current state."""
     game = table.game
     if game is None or not is_fair(table):
         return None
-    fair: dict[str, Any] | None = game.view(None).get("fair")
+    fair: dict[str, Any] | None = game.fair_view() if view is None else view.get("fair")
     return fair
 
 

@@ -58,10 +58,14 @@ class GameRules:
     def bot_action(self, game: EngineGame, seat: int) -> str:
         return self.engine.bot_action(game, seat)
 
-    def bot_signal(self, game: EngineGame, seat: int) -> str | None:
-        """The honest signal a bot at `seat` sends its partner before it acts (truco's
-        sinais), or None."""
-        return self.engine.bot_signal(game.view(seat))
+    def bot_decision(self, view: dict[str, Any]) -> str:
+        """`bot_action` from the seat's view (`game.view(seat)`) when the caller has it."""
+        return self.engine.decide(view)
+
+    def bot_signal(self, view: dict[str, Any]) -> str | None:
+        """The honest signal a bot sends its partner before it acts (truco's sinais), or None,
+        from the bot's view (`game.view(seat)`)."""
+        return self.engine.bot_signal(view)
 
     def seat_of_position(self, game: EngineGame) -> list[int]:
         """The game seat of each lobby position (0..3).

@@ -53,8 +53,9 @@ def between_hands(events: Sequence[Any], *, cards_down: bool) -> bool:
 
 
 def cards_down(game: Any) -> bool:
-    """Whether a card of the trick in progress is on the table."""
-    return not game.is_over and bool(game.view(None)["trick"])
+    """Whether a card of the trick in progress is on the table (`view(None)["trick"]`, asked
+    of the game without building a view: several times a click, issue 31)."""
+    return not game.is_over and bool(game.cards_down)
 
 
 def game_between_hands(game: Any) -> bool:

@@ -191,17 +191,17 @@ class Table:
         return int(setting_of(self.record.settings, "ping_after"))
 
     def ping_due(self) -> float | None:
-        """When the turn's idle ping goes out (None: not pending, sent at once, or no pings)."""
-        since = self.record.turn_since
-        if (
-            since is None
-            or not self.ping_after
-            or not setting_of(self.record.settings, "pings")
-            or self.ping_due_for == since
-            or not self.humans_to_act()
-        ):
+        """When the turn's idle ping goes out (None: not pending, sent at once, or no pings).
+        The turn timers ask it of every table at every change (issue 31): the cheapest
+        questions first, each setting read once."""
+        record = self.record
+        since = record.turn_since
+        if since is None or self.ping_due_for == since:
             return None
-        return since + self.ping_after
+        after = self.ping_after
+        if not after or not setting_of(record.settings, "pings") or not self.humans_to_act():
+            return None
+        return since + after
 
     def wants_ping(self) -> bool:
         """Whether the human(s) to act should have a ping now: at once (`ping_after` 0, or a

@@ -7,11 +7,14 @@ past its bound."""
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 import pytest
 
 from bot.client import CardTableBot
+from bot.pictures import render_pool
+from bot.socket_workers import SocketWorkers
 from bot.ui.kit.custom_ids import parse_game_action
 from bot.ui.kit.layout import flat
 from bot.ui.table import live_hands as live_hands_module
@@ -26,7 +29,7 @@ from tests.support.seat_pictures import (
     play_alone_with_pictures,
     ui_of,
 )
-from tests.support.shown import text_of
+from tests.support.shown import picture_version, text_of
 from tests.support.world import World
 
 
@@ -165,9 +168,9 @@ def hold_seat_pictures(monkeypatch: pytest.MonkeyPatch) -> asyncio.Event:
     gate = asyncio.Event()
     draw = seat_picture.render_seat_png
 
-    async def held(scene: Any) -> bytes:
+    async def held(scene: Any, **options: Any) -> bytes:
         await gate.wait()
-        return await draw(scene)
+        return await draw(scene, **options)
 
     monkeypatch.setattr(seat_picture, "render_seat_png", held)
     return gate
@@ -258,3 +261,55 @@ async def test_a_click_while_the_stale_picture_is_being_taken_away_shows_no_miss
     answer_out.set()
     drawing.set()
     await assert_the_latest_picture_is_current(emulator, driver, running_bot, hand)
+
+
+async def busy_workers(kind: str, seconds: float) -> list[asyncio.Future[None]]:
+    """Every worker of the `kind` picture pool busy for `seconds` (all of them ready first):
+    a picture asked for meanwhile waits in its queue, not begun."""
+    pool: SocketWorkers = render_pool._worker_pool(kind)
+    while pool.ready() < pool.size:
+        await asyncio.gather(*(pool.run(time.sleep, 0.05) for _ in range(pool.size + 1)))
+    busy = [asyncio.ensure_future(pool.run(time.sleep, seconds)) for _ in range(pool.size)]
+    await asyncio.sleep(0)  # written: one to each worker (the fewest jobs in hand)
+    return busy
+
+
+@pytest.mark.parametrize("kind", [render_pool.ANSWER, render_pool.BACKGROUND])
+async def test_a_picture_of_a_state_gone_before_a_worker_came_to_it_is_never_drawn(
+    emulator: Emulator, world: World, running_bot: CardTableBot, kind: str
+) -> None:
+    """Issue 31: with the workers busy, the picture asked for right after a click (the live
+    hand's, or the table message's) waits in their queue; the bots move on before a worker
+    comes to it (0.1 s apart here), so it is taken back, never drawn, and the newest state is
+    drawn instead: the hand and the table message end showing the table's state, and no
+    picture of a state that was superseded while queued."""
+    scale_rate_limits(emulator, running_bot, per=1.0)
+    driver = await seat_and_start(world, running_bot, "truco new", 1, target=6, turn_timer=0)
+    ui = ui_of(running_bot)
+    ui.live_hands.pace = 0.05
+    person = world.alice
+    await driver.service.wait_for_bots(driver.table.id)
+    hand = (await open_hands(driver))[person.id]
+    await ui.live_hands.idle()
+    await ui.public.idle()
+    pool = render_pool._worker_pool(kind)
+    driver.service.bot_move_delay = 0.5  # a bot's move 0.1 s after the one before
+    for _ in range(6):  # a click the bots answer (the hand may end with it: then the next)
+        before = pool.taken_back
+        busy = await busy_workers(kind, 1.0)
+        actions = enabled_actions(hand)
+        plays = [c for c, (_, action) in actions.items() if action.startswith("play:")]
+        click = await person.send_click(hand, (plays or sorted(actions))[0])
+        assert await click.response(5) is hand
+        await asyncio.gather(*busy)
+        await driver.service.wait_for_bots(driver.table.id)
+        await ui.live_hands.idle()
+        await ui.public.idle()
+        latest = picture_of(emulator, hand.versions[-1])
+        assert latest is not None and latest.version == driver.table.version
+        assert picture_version(emulator, driver.message.versions[-1]) == driver.table.version
+        if pool.taken_back > before:
+            break
+    else:
+        pytest.fail("no picture was ever taken back")
+    driver.assert_no_failures()

@@ -271,3 +271,24 @@ def test_the_checker_fetches_the_round_online_with_urllib(tmp_path: Path, relay:
     done = run(path, "--relay", dead, "--relay", relay, "--allow-weak")
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"{relay}/{fair_deal.QUICKNET_HASH}/public/3" in done.stdout
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "drand:7:" + "0123456789abcdef" * 4,
+        "drand:123456:" + "f" * 64 + ":Olá ♠",
+        "drand:1:" + "a" * 64 + ":x:y:z",
+        "weak:0:none",
+        "weak:99:1300000000000000000",
+        "weak:5:none:typed:with:colons",
+    ],
+)
+def test_a_checked_cut_reads_as_the_parser_reads_it(text: str) -> None:
+    parsed = fair_deal.parse_cut_v2(text)
+    assert fair_deal.cut_fields(text) == (
+        parsed["round"],
+        parsed["kind"] == fair_deal.WEAK_CUT,
+        parsed.get("randomness"),
+        parsed["typed"],
+    )

@@ -10,7 +10,7 @@ import struct
 import zlib
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from bot.pictures import layers, samples, seat, table
 from bot.pictures.scene import scene_of, seat_scene_of
@@ -105,3 +105,23 @@ def test_a_sketch_refuses_the_drawing_calls_it_cannot_record() -> None:
     with pytest.raises(AttributeError, match="no text"):
         sketch.draw.text((1, 1), "x")
     assert sketch.draw.textlength("x") > 0  # measuring is what the pen is for
+
+
+@pytest.mark.parametrize("anchor", ["la", "mm", "rs", "lb", "md"])
+@pytest.mark.parametrize(
+    "text", ["Your turn · alone", "Ag9 12", "जोड़ी 2 — हाथ", "Mão de dez", "", "🂡 Ana"]
+)
+def test_a_texts_rows_are_the_rows_it_colours(text: str, anchor: str) -> None:
+    """A sketch's text step touches the bands of `text_rows` only (issue 31: before, every band
+    within 2.5 sizes of its row), so those rows must hold every pixel the text colours."""
+    for size, bold in ((14, False), (28, True), (41, True)):
+        image = Image.new("RGB", (900, 300))
+        xy = (450.4, 150.6)
+        pen = ImageDraw.Draw(image)
+        table._draw_text(pen, xy, text, size, fill=(255, 255, 255), bold=bold, anchor=anchor)
+        box = image.getbbox()
+        top, bottom = table.text_rows(xy, text, size, bold=bold, anchor=anchor)
+        if box is None:
+            continue  # nothing drawn (no letter the fonts have)
+        assert top <= box[1] and box[3] <= bottom, (size, box, (top, bottom))
+        assert bottom - top <= 2 * size + 4  # and no more than the letters' own height

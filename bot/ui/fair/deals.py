@@ -60,9 +60,15 @@ def game_over(table: Table) -> bool:
     return table.game is not None and table.game.is_over
 
 
-def table_short_line(table: Table, locale: str | None) -> str | None:
-    """fair-v2: the one small `-# 🔒 …` line of the table message (None: not a v2 game)."""
-    fair = fair_view(table)
+def table_short_line(
+    table: Table, locale: str | None, view: dict[str, Any] | None = None
+) -> str | None:
+    """fair-v2: the one small `-# 🔒 …` line of the table message (None: not a v2 game).
+    `view`: the game's public view of the current state, where the caller has one."""
+    return _short_line(table, fair_view(table, view), locale)
+
+
+def _short_line(table: Table, fair: dict[str, Any] | None, locale: str | None) -> str | None:
     if fair is None or fair.get("version") != 2:
         return None
     line = short_line(fair, game_over(table), locale)
@@ -72,14 +78,15 @@ def table_short_line(table: Table, locale: str | None) -> str | None:
     return line
 
 
-def table_lines(table: Table, locale: str | None) -> list[str]:
+def table_lines(table: Table, locale: str | None, view: dict[str, Any] | None = None) -> list[str]:
     """The fair-deal lines of a game's table message. Version 2: the one short line. Version 1:
     the commitment in play (and the next one's, so that the click that ends this hand may cut
-    the next) and the last hand revealed."""
-    fair = fair_view(table)
+    the next) and the last hand revealed. `view`: the game's public view of the current
+    state, where the caller has one (else the fair part is read once, not per line)."""
+    fair = fair_view(table, view)
     if fair is None:
         return []
-    line = table_short_line(table, locale)
+    line = _short_line(table, fair, locale)
     if line is not None:
         return [line]
     lines = []
@@ -98,11 +105,13 @@ def table_lines(table: Table, locale: str | None) -> list[str]:
     return lines
 
 
-def add_field(embed: discord.Embed, table: Table, locale: str | None) -> None:
-    lines = table_lines(table, locale)
+def add_field(
+    embed: discord.Embed, table: Table, locale: str | None, view: dict[str, Any] | None = None
+) -> None:
+    lines = table_lines(table, locale, view)
     if not lines:
         return
-    v2 = table_short_line(table, locale) is not None
+    v2 = table_short_line(table, locale, view) is not None
     # Version 2's line is small text under an empty field name: no heading for one line.
     name = "\u200b" if v2 else t("fair.field", locale)
     embed.add_field(name=name, value="\n".join(lines)[:1024], inline=False)

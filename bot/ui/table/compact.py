@@ -170,20 +170,22 @@ def score_line(table: Table, view: dict[str, Any], locale: str | None) -> str:
     return line
 
 
-def small_line(table: Table, locale: str | None) -> str:
+def small_line(table: Table, locale: str | None, view: dict[str, Any] | None = None) -> str:
     """As small text: the table and the hand in play (a count people know), and the deal's
-    commitment, short (the full one and the reveals: 🔒 Deal)."""
+    commitment, short (the full one and the reveals: 🔒 Deal). `view`: the game's public view
+    of the current state, where the caller has one."""
     game = table.game
     if game is None or game.is_over:
         return ""
-    view = game.view(None)
+    if view is None:
+        view = game.view(None)
     hands = round_words.fixed_hands(view)
     if hands:  # a tournament round of a few hands says which of them this is (issue 34)
         title = round_words.table_title(t(f"game.{table.game_name}", locale), view, locale)
         parts = [t("table.footer", locale, table=table.id), title]
     else:
         parts = [t("table.footer.hand", locale, table=table.id, hand=game.hand_number + 1)]
-    lines = fair_deal.table_lines(table, locale)
+    lines = fair_deal.table_lines(table, locale, view)
     if lines:  # already small text: one "-# " at the line's start, not two
         parts.append(lines[0].removeprefix("-# "))
     return small(" · ".join(parts))

@@ -223,10 +223,15 @@ def log_lines(table: Table, locale: str | None, limit: int = LOG_LINES) -> list[
     return lines
 
 
-def game_message(table: Table, locale: str | None = None) -> MessageParts:
+def game_message(
+    table: Table, locale: str | None = None, view: dict[str, Any] | None = None
+) -> MessageParts:
+    """The complete text of a game's table message (pictures off). `view`: the game's public
+    view of the current state, where the caller has one (the picture shares it)."""
     game = table.game
     assert game is not None
-    view = game.view(None)
+    if view is None:
+        view = game.view(None)
 
     def name_of(seat: int) -> str:
         return seat_name(table, seat, locale)
@@ -262,7 +267,7 @@ def game_message(table: Table, locale: str | None = None) -> MessageParts:
         embed.add_field(
             name=t("table.field.log", locale), value="\n".join(lines)[-1024:], inline=False
         )
-    fair_deal.add_field(embed, table, locale)
+    fair_deal.add_field(embed, table, locale, view)
     embed.set_footer(text=_footer(table, locale))
     content = _notice(table, locale) + turn_line(table, view, locale) + deadline_line(table, locale)
     return MessageParts(content=content, embed=embed, view=game_buttons(table, locale, log=False))
@@ -288,11 +293,16 @@ def game_buttons(table: Table, locale: str | None, *, log: bool = True) -> Butto
     return buttons
 
 
-def compact_game_message(table: Table, locale: str | None = None) -> MessageParts:
-    """The table message beside its picture (issue 30 item 1): at most six short lines."""
+def compact_game_message(
+    table: Table, locale: str | None = None, view: dict[str, Any] | None = None
+) -> MessageParts:
+    """The table message beside its picture (issue 30 item 1): at most six short lines.
+    `view`: the game's public view of the current state, where the caller has one (the
+    picture shares it, issue 31); every line reads this one."""
     game = table.game
     assert game is not None
-    view = game.view(None)
+    if view is None:
+        view = game.view(None)
 
     def name_of(seat: int) -> str:
         return seat_name(table, seat, locale)
@@ -322,7 +332,7 @@ def compact_game_message(table: Table, locale: str | None = None) -> MessagePart
         ended or compact.last_action(table, name_of, locale),
         compact.state_line(table, view, name_of, locale),
         compact.score_line(table, view, locale),
-        compact.small_line(table, locale),
+        compact.small_line(table, locale, view),
     ]
     layout = Layout(
         compact.at_most(lines, compact.TABLE_LINES),

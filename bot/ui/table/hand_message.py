@@ -130,80 +130,26 @@ def hand_message(
     locale: str | None = None,
     note: str | None = None,
     emojis: Mapping[str, discord.PartialEmoji] | None = None,
+    view: dict[str, Any] | None = None,
 ) -> MessageParts:
     """The private answer to one player: their cards as buttons (illegal ones disabled) and the
     decision buttons of the moment, drawn for the table's current version. A card with an
-    emoji in `emojis` shows its face beside its text."""
+    emoji in `emojis` shows its face beside its text. `view`: `game.view(seat)` of the current
+    state, where the caller has it (the seat's picture shares it)."""
     emojis = emojis or {}
     game = table.game
     assert game is not None
-    view = game.view(seat)
+    if view is None:
+        view = game.view(seat)
     version = table.version
     legal: list[str] = view["legal_actions"]
     hand: list[str] = view["hand"] or []
 
-    def name_of(seat: int) -> str:
-        return seat_name(table, seat, locale)
-
-    lines = [
-        t(
-            "hand.title",
-            locale,
-            game=game_title(table.game_name, locale),
-            table=table.id,
-            team=team_name(team_of(seat), locale),
-            partner=seat_name(table, (seat + 2) % 4, locale),
-        )
-    ]
-    lines.append(
-        t("hand.cards", locale, cards=cards_text(hand) if hand else t("table.none", locale))
-    )
-    lines.extend(_top_cards_line(table, view, locale))
-    if table.game_name == "euchre":
-        if view["trump"] is not None and view["maker"] == seat:  # yours (issue 30 item 6)
-            lines.append(t("hand.trump_made.you", locale, suit=suit_text(view["trump"])))
-        elif view["trump"] is not None:
-            lines.append(
-                t(
-                    "table.trump_made",
-                    locale,
-                    suit=suit_text(view["trump"]),
-                    maker=name_of(view["maker"]),
-                )
-            )
-        elif view["turned_card"] is not None:  # none while a fair hand waits for its cut
-            key = "table.turned_down" if view["turned_down"] else "table.turned_up"
-            lines.append(t(key, locale, card=card_text(view["turned_card"])))
-        if view.get("discard"):
-            lines.append(t("hand.discarded", locale, card=card_text(view["discard"])))
-    else:
-        lines.append(t("table.hand_value", locale, value=view["hand_value"]))
-        ask = view.get("pending_ask")
-        if ask is not None:
-            lines.append(pending_ask_line(ask, locale))
-        lines.extend(signal_lines(view, name_of((seat + 2) % 4), locale))  # sinais
-        partner = view.get("partner_hand")
-        if partner:
-            lines.append(
-                t(
-                    "hand.partner_cards",
-                    locale,
-                    partner=name_of((seat + 2) % 4),
-                    cards=cards_text(partner),
-                )
-            )
-    if view["trick"]:
-        lines.append(t("hand.trick", locale, cards=cards_line(view["trick"], name_of)))
-    lines.append(t("table.scores", locale, team0=view["scores"][0], team1=view["scores"][1]))
-    lines.append(hand_prompt(table, view, locale) + hand_deadline(table, view))
-    if alone.may_toggle(table, seat):
-        on = alone.intends(table, seat)
-        lines.append(t("hand.alone_intent.on" if on else "hand.alone_intent.off", locale))
-    if note:
-        lines.append(f"*{note}*")
     picture = wants_picture(table)
     if picture:  # beside the seat picture: at most four lines (issue 30 item 1)
         lines = _compact_hand_lines(table, view, seat, locale, note)
+    else:  # the complete text (only then: issue 31)
+        lines = _complete_hand_lines(table, view, seat, locale, note)
 
     buttons = Buttons()
     card_actions: dict[str, str] = {}
@@ -286,6 +232,75 @@ def hand_deadline(table: Table, view: dict[str, Any]) -> str:
     if view["seat"] not in table.humans_to_act():
         return ""
     return f" ⏳ {relative_time(deadline)}"
+
+
+def _complete_hand_lines(
+    table: Table, view: dict[str, Any], seat: int, locale: str | None, note: str | None
+) -> list[str]:
+    """The hand message's lines of a table with pictures off: the cards, the hand's state, the
+    score, what to do."""
+    hand: list[str] = view["hand"] or []
+
+    def name_of(s: int) -> str:
+        return seat_name(table, s, locale)
+
+    lines = [
+        t(
+            "hand.title",
+            locale,
+            game=game_title(table.game_name, locale),
+            table=table.id,
+            team=team_name(team_of(seat), locale),
+            partner=seat_name(table, (seat + 2) % 4, locale),
+        )
+    ]
+    lines.append(
+        t("hand.cards", locale, cards=cards_text(hand) if hand else t("table.none", locale))
+    )
+    lines.extend(_top_cards_line(table, view, locale))
+    if table.game_name == "euchre":
+        if view["trump"] is not None and view["maker"] == seat:  # yours (issue 30 item 6)
+            lines.append(t("hand.trump_made.you", locale, suit=suit_text(view["trump"])))
+        elif view["trump"] is not None:
+            lines.append(
+                t(
+                    "table.trump_made",
+                    locale,
+                    suit=suit_text(view["trump"]),
+                    maker=name_of(view["maker"]),
+                )
+            )
+        elif view["turned_card"] is not None:  # none while a fair hand waits for its cut
+            key = "table.turned_down" if view["turned_down"] else "table.turned_up"
+            lines.append(t(key, locale, card=card_text(view["turned_card"])))
+        if view.get("discard"):
+            lines.append(t("hand.discarded", locale, card=card_text(view["discard"])))
+    else:
+        lines.append(t("table.hand_value", locale, value=view["hand_value"]))
+        ask = view.get("pending_ask")
+        if ask is not None:
+            lines.append(pending_ask_line(ask, locale))
+        lines.extend(signal_lines(view, name_of((seat + 2) % 4), locale))  # sinais
+        partner = view.get("partner_hand")
+        if partner:
+            lines.append(
+                t(
+                    "hand.partner_cards",
+                    locale,
+                    partner=name_of((seat + 2) % 4),
+                    cards=cards_text(partner),
+                )
+            )
+    if view["trick"]:
+        lines.append(t("hand.trick", locale, cards=cards_line(view["trick"], name_of)))
+    lines.append(t("table.scores", locale, team0=view["scores"][0], team1=view["scores"][1]))
+    lines.append(hand_prompt(table, view, locale) + hand_deadline(table, view))
+    if alone.may_toggle(table, seat):
+        on = alone.intends(table, seat)
+        lines.append(t("hand.alone_intent.on" if on else "hand.alone_intent.off", locale))
+    if note:
+        lines.append(f"*{note}*")
+    return lines
 
 
 def _compact_hand_lines(

@@ -18,9 +18,8 @@ from bot.tables.errors import (
 from bot.tables.service import Table
 from bot.ui.kit.card_emojis import CardEmojis
 from bot.ui.kit.message_parts import MessageParts, detach, send_kwargs
-from bot.ui.table import render
 from bot.ui.table.answering import TableAnswering
-from bot.ui.table.live_hands import LiveHands
+from bot.ui.table.live_hands import LiveHands, seat_parts
 from bot.ui.table.seat_picture import SeatPictures, Shown
 
 
@@ -36,10 +35,7 @@ async def locked_hand(
     (a bot may be moving at this very moment). With `pictures`, the scene of the seat's picture
     is taken under the same lock (drawn afterwards, by `SeatPictures.attach`)."""
     async with table.lock:
-        parts = render.hand_message(table, seat, locale, note=note, emojis=emojis.by_card)
-        if pictures is not None:
-            parts.seat_scene = pictures.take(table, seat, locale)
-        return parts
+        return seat_parts(table, seat, locale, emojis, note, pictures)
 
 
 class HandAnswers(TableAnswering):

@@ -30,6 +30,8 @@ version — when the token is young enough and the hand would look different.
   answer that went without its picture (a click is answered at once) is followed, as soon as the
   picture is drawn and whatever the pace, by an edit bringing it; a picture older than the text
   beside it is taken away after `STALE_FOR` seconds if the new one is still not drawn.
+- A picture of a state the table left before a worker began it is not drawn (issue 31): the
+  edit takes the newest state at once; after `SUPERSEDED_AT_MOST` in a row, one is drawn anyway.
 
 Memory: one small `_Hand` per player who opened a hand in the last 14 minutes.
 """
@@ -46,6 +48,7 @@ from typing import Any
 
 import discord
 
+from bot.pictures.render_pool import Superseded
 from bot.tables.service import CHANGE_CLOSED, Table, TableService
 from bot.tables.table import CHANGE_PING
 from bot.texts import t
@@ -65,9 +68,30 @@ PACE = 1.0  # seconds between two edits of a hand whose seat cannot act
 # Seconds a live edit waits for the hand's picture (it answers no click; past this the text
 # goes alone and the next change tries again).
 PICTURE_WAIT = 20.0
+SUPERSEDED_AT_MOST = 3  # a hand's pictures taken back in a row before one is drawn anyway
 
 Key = tuple[int, int]  # (table id, user id)
 Drawn = tuple[int, bool]  # (table version, with the "may need a Refresh" note)
+
+
+def seat_parts(
+    table: Table,
+    seat: int,
+    locale: str | None,
+    emojis: CardEmojis,
+    note: str | None = None,
+    pictures: SeatPictures | None = None,
+) -> MessageParts:
+    """The hand message of the table's current state and, with `pictures`, its picture's
+    scene, both from one `game.view(seat)` (issue 31: each built its own). Call with the
+    table's lock held."""
+    game = table.game
+    assert game is not None
+    view = game.view(seat)
+    parts = render.hand_message(table, seat, locale, note=note, emojis=emojis.by_card, view=view)
+    if pictures is not None:
+        parts.seat_scene = pictures.take(table, seat, locale, view)
+    return parts
 
 
 @dataclass(slots=True, eq=False)
@@ -85,6 +109,7 @@ class _Hand:
     edited: float = 0.0  # loop time of the last edit (or answer) of the message
     wake: asyncio.Event | None = None  # set while the worker rests between paced edits
     stale_since: float | None = None  # loop time since which its picture is older than its text
+    superseded: int = 0  # its pictures taken back in a row (not drawn: the table moved on)
 
 
 def fingerprint(parts: MessageParts) -> int:
@@ -297,18 +322,23 @@ class LiveHands:
             return
         note = t("hand.note.expiring", hand.locale) if expiring else None
         async with table.lock:  # never a state whose write is on its way
-            parts = render.hand_message(
-                table, seat, hand.locale, note=note, emojis=self._card_emojis.by_card
-            )
-            if self._pictures is not None:
-                parts.seat_scene = self._pictures.take(table, seat, hand.locale)
+            parts = seat_parts(table, seat, hand.locale, self._card_emojis, note, self._pictures)
         try:
             if self._pictures is not None:
                 wait = PICTURE_WAIT
                 if hand.stale_since is not None:  # never a stale picture past `stale_for`
                     left = hand.stale_since + self.stale_for - asyncio.get_running_loop().time()
                     wait = max(0.0, left)
-                await self._pictures.attach(parts, hand.picture, wait)
+                supersedable = hand.superseded < SUPERSEDED_AT_MOST
+                try:
+                    await self._pictures.attach(
+                        parts, hand.picture, wait, supersedable=supersedable
+                    )
+                except Superseded:  # the table moved on first: its newest state, at once
+                    hand.superseded += 1
+                    hand.dirty = True
+                    return
+                hand.superseded = 0
                 if key in self._answering or self._hands.get(key) is not hand:
                     # A click on the hand came while its picture was drawn: the answer shows
                     # the newer state (and the picture it shows is no longer `hand.picture`);

@@ -32,6 +32,7 @@ from typing import Any
 
 import discord
 
+from bot.pictures.render_pool import Superseded
 from bot.tables.errors import TableError
 from bot.tables.service import Table, TableService
 from bot.ui.kit import rest
@@ -51,6 +52,9 @@ RETRY_DELAY = 5.0
 # "Maximum number of edits to messages older than 1 hour reached. Try again later."
 OLD_MESSAGE_EDITS_EXHAUSTED = 30046
 MAX_ATTEMPTS = 3
+# Table pictures taken back in a row for one edit (the table moved on before a worker began
+# them: the edit takes the newer state) before the next is drawn whatever comes.
+SUPERSEDED_AT_MOST = 3
 
 ShownKey = tuple[Any, ...]
 
@@ -135,19 +139,34 @@ class PublicMessages(TurnPings):
         """The table message for the table's current state, with its picture (if the table
         wants one, the bot may attach it and `picture`). The state is read under the table's
         lock (never a state whose write is still on its way); the picture is drawn after, in a
-        worker thread, from what was read."""
+        worker, from what was read. When the table moves on before the worker begins that
+        picture, it is not drawn and the newer state is read instead (issue 31), up to
+        SUPERSEDED_AT_MOST times."""
         picture = picture and wants_picture(table) and self.can_attach(table)
         locale = self.locale_of(table)
-        async with table.lock:
-            key = shown_key(table)
-            parts = render.table_message(table, locale, picture=picture)
-            scene = self.pictures.scene(table, locale) if picture else None
-        try:
-            parts.files = await self.pictures.files(scene)
-        except BaseException:
-            detach(parts.view)
-            raise
-        return key, parts
+        superseded = 0
+        while True:
+            async with table.lock:
+                key = shown_key(table)
+                # One public view of this state for the message and its picture (issue 31:
+                # each of their parts built its own, six a table message).
+                game = table.game
+                in_game = game is not None and not table.closed and table.status != "lobby"
+                view = game.view(None) if in_game and game is not None else None
+                parts = render.table_message(table, locale, picture=picture, view=view)
+                scene = self.pictures.scene(table, locale, view) if picture else None
+            try:
+                parts.files = await self.pictures.files(
+                    scene, supersedable=superseded < SUPERSEDED_AT_MOST
+                )
+            except Superseded:
+                detach(parts.view)
+                superseded += 1
+                continue
+            except BaseException:
+                detach(parts.view)
+                raise
+            return key, parts
 
     def mark_shown(self, table: Table, key: ShownKey) -> None:
         """A message was just sent showing `key` (a new table message, a repost)."""

@@ -5,6 +5,8 @@ table's state; all text from the catalog."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.tables.service import Table
 from bot.ui.kit.message_parts import MessageParts
 from bot.ui.table.game_message import (
@@ -57,10 +59,15 @@ from bot.ui.table.table_picture import wants_picture
 
 
 def table_message(
-    table: Table, locale: str | None = None, *, picture: bool | None = None
+    table: Table,
+    locale: str | None = None,
+    *,
+    picture: bool | None = None,
+    view: dict[str, Any] | None = None,
 ) -> MessageParts:
     """`picture`: show the table picture (an attachment sent with the message); by default
-    when the table's setting asks for it."""
+    when the table's setting asks for it. `view`: the game's public view of the current state,
+    where the caller has one (the picture drawn with the message shares it)."""
     if table.closed:
         return closed_message(table, locale)
     if picture is None:
@@ -76,9 +83,9 @@ def table_message(
     if table.game.is_over:
         parts = compact_result_message(table, locale) if picture else result_message(table, locale)
     elif picture:
-        parts = compact_game_message(table, locale)
+        parts = compact_game_message(table, locale, view)
     else:  # no picture: the complete text, for screen readers
-        parts = game_message(table, locale)
+        parts = game_message(table, locale, view)
     return as_layout(parts, PICTURE_URL if picture else None)
 
 

@@ -15,8 +15,11 @@ once (issue 31): the text and buttons of the new state go out with no wait, the 
 the picture it shows; the live hand (bot/ui/table/live_hands.py) sends the new picture through
 the interaction token as soon as it is drawn, a few milliseconds later. A picture older than the
 text beside it is shown at most `STALE_FOR` seconds: past that the live hand takes it away (the
-text alone) until the new one is drawn. The 3 s answer is never at stake: a wait runs inside the
-click's work, which is deferred at the acknowledgement deadline like any slow work.
+text alone) until the new one is drawn. A live hand's picture is *supersedable*: when the table
+moves on before a worker begins it, it is not drawn (Superseded) and the live hand draws the
+newest state instead (issue 31: bot seats answer a click within milliseconds). The 3 s answer
+is never at stake: a wait runs inside the click's work, which is deferred at the
+acknowledgement deadline like any slow work.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import discord
 
-from bot.pictures.render_pool import render_seat_png
+from bot.pictures.render_pool import Superseded, render_seat_png
 from bot.pictures.scene import SeatScene, seat_scene_of
 from bot.tables.service import Table
 from bot.texts import t
@@ -90,32 +93,46 @@ class SeatPictures:
 
     @staticmethod
     def scene(
-        table: Table, seat: int, locale: str | None = None, now: float | None = None
+        table: Table,
+        seat: int,
+        locale: str | None = None,
+        now: float | None = None,
+        view: dict[str, Any] | None = None,
     ) -> SeatScene | None:
-        """What to draw, taken with the table's lock held; None when no picture is shown."""
-        return seat_scene_of(table, seat, locale, now) if wants_picture(table) else None
+        """What to draw, taken with the table's lock held; None when no picture is shown.
+        `view`: `game.view(seat)` of the current state, where the caller has it."""
+        return seat_scene_of(table, seat, locale, now, view) if wants_picture(table) else None
 
-    def take(self, table: Table, seat: int, locale: str | None) -> SeatScene | None:
+    def take(
+        self,
+        table: Table,
+        seat: int,
+        locale: str | None,
+        view: dict[str, Any] | None = None,
+    ) -> SeatScene | None:
         """`scene` now, on the service's clock (call with the table's lock held)."""
-        return self.scene(table, seat, locale, self.clock())
+        return self.scene(table, seat, locale, self.clock(), view)
 
     def _cached(self, scene: SeatScene) -> bytes | None:
         cached = self._latest.get((scene.table_id, scene.seat))
         return cached[1] if cached is not None and cached[0] == scene.key else None
 
-    def _drawing_of(self, scene: SeatScene) -> asyncio.Task[bytes]:
+    def _drawing_of(self, scene: SeatScene, supersedable: bool) -> asyncio.Task[bytes]:
         task = self._drawing.get(scene.key)
         if task is None:
-            task = asyncio.create_task(self._draw(scene), name=f"seat-picture-{scene.key}")
+            task = asyncio.create_task(
+                self._draw(scene, supersedable), name=f"seat-picture-{scene.key}"
+            )
             self._drawing[scene.key] = task
             task.add_done_callback(_retrieve)
         return task
 
-    async def _draw(self, scene: SeatScene) -> bytes:
+    async def _draw(self, scene: SeatScene, supersedable: bool) -> bytes:
         try:
-            data = await render_seat_png(scene)
+            data = await render_seat_png(scene, supersedable=supersedable)
         finally:
-            self._drawing.pop(scene.key, None)
+            if self._drawing.get(scene.key) is asyncio.current_task():
+                del self._drawing[scene.key]
         self.drawn += 1
         slot = (scene.table_id, scene.seat)
         self._latest[slot] = (scene.key, data)
@@ -135,15 +152,23 @@ class SeatPictures:
         if cached is not None and cached[0] == scene.key:
             del self._latest[slot]
 
-    async def png(self, scene: SeatScene, wait: float | None = None) -> bytes | None:
+    async def png(
+        self, scene: SeatScene, wait: float | None = None, *, supersedable: bool = False
+    ) -> bytes | None:
         """The picture of `scene`; None if it is not drawn within `wait` seconds (None: no
-        limit). A picture that comes late is kept for the next one who asks."""
-        cached = self._cached(scene)
-        if cached is not None:
-            return cached
-        task = self._drawing_of(scene)
-        done, _ = await asyncio.wait({task}, timeout=wait)
-        return task.result() if done else None
+        limit). A picture that comes late is kept for the next one who asks. `supersedable`:
+        raise Superseded if the table moves on before a worker begins it (a caller that is not
+        joining such a drawing draws again)."""
+        while True:
+            cached = self._cached(scene)
+            if cached is not None:
+                return cached
+            task = self._drawing_of(scene, supersedable)
+            done, _ = await asyncio.wait({task}, timeout=wait)
+            if not done:
+                return None
+            if supersedable or task.cancelled() or not isinstance(task.exception(), Superseded):
+                return task.result()
 
     async def files(self, scene: SeatScene | None) -> list[discord.File]:
         if scene is None:
@@ -153,13 +178,21 @@ class SeatPictures:
         return [_file(data, scene.locale)]
 
     async def attach(
-        self, parts: MessageParts, shown: Shown, wait: float | None, *, keep: bool = False
+        self,
+        parts: MessageParts,
+        shown: Shown,
+        wait: float | None,
+        *,
+        keep: bool = False,
+        supersedable: bool = False,
     ) -> None:
         """Give the hand message `parts` its picture, for a message that shows `shown` now:
         kept when it is the same picture, uploaded when it is new (if drawn within `wait`
         seconds), and removed when there is none to show (pictures off, or not drawn yet).
         `keep`: a new picture not drawn in time leaves the message the one it shows (a click's
-        answer: the live hand brings the new one, within STALE_FOR seconds)."""
+        answer: the live hand brings the new one, within STALE_FOR seconds). `supersedable`:
+        a picture the table's newer state makes useless before it is begun raises Superseded
+        (a live hand's: it draws the newest state instead)."""
         scene = parts.seat_scene
         data = None
         if scene is not None and shown != scene.key and keep and wait == 0:
@@ -169,7 +202,9 @@ class SeatPictures:
             data = self._cached(scene)
         elif scene is not None and shown != scene.key:
             try:
-                data = await self.png(scene, wait)
+                data = await self.png(scene, wait, supersedable=supersedable)
+            except Superseded:
+                raise
             except Exception:  # logged by _retrieve; the text goes alone
                 data = None
         if scene is not None and shown == scene.key:
@@ -193,5 +228,5 @@ def _file(data: bytes, locale: str | None) -> discord.File:
 def _retrieve(task: asyncio.Task[bytes]) -> None:
     """A picture nobody waits for any more: its failure is logged, not left unretrieved."""
     error = None if task.cancelled() else task.exception()
-    if error is not None:
+    if error is not None and not isinstance(error, Superseded):
         log.warning("a seat picture failed", exc_info=error)

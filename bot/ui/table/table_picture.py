@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 from collections import OrderedDict
+from typing import Any
 
 import discord
 
@@ -45,15 +46,19 @@ class TablePictures:
         self.drawn = 0  # pictures drawn (not served from the cache), for tests and benchmarks
 
     @staticmethod
-    def scene(table: Table, locale: str | None = None) -> Scene | None:
-        """What to draw, taken with the table's lock held; None when no picture is shown."""
-        return scene_of(table, locale) if wants_picture(table) else None
+    def scene(
+        table: Table, locale: str | None = None, view: dict[str, Any] | None = None
+    ) -> Scene | None:
+        """What to draw, taken with the table's lock held; None when no picture is shown.
+        `view`: the game's public view of the current state, where the caller has one."""
+        return scene_of(table, locale, view) if wants_picture(table) else None
 
-    async def png(self, scene: Scene) -> bytes:
+    async def png(self, scene: Scene, *, supersedable: bool = False) -> bytes:
+        """`supersedable`: raise Superseded if the table moves on before a worker begins it."""
         cached = self._latest.get(scene.table_id)
         if cached is not None and cached[0] == scene.key:
             return cached[1]
-        data = await render_png(scene)
+        data = await render_png(scene, supersedable=supersedable)
         self.drawn += 1
         self._latest[scene.table_id] = (scene.key, data)
         self._latest.move_to_end(scene.table_id)
@@ -61,12 +66,12 @@ class TablePictures:
             self._latest.popitem(last=False)
         return data
 
-    async def files(self, scene: Scene | None) -> list[discord.File]:
+    async def files(self, scene: Scene | None, *, supersedable: bool = False) -> list[discord.File]:
         """The attachments of a table message: the picture, or none (which also removes an
         earlier picture on an edit)."""
         if scene is None:
             return []
-        data = await self.png(scene)
+        data = await self.png(scene, supersedable=supersedable)
         description = t("picture.file_description", scene.locale)
         return [discord.File(io.BytesIO(data), filename=FILENAME, description=description)]
 

@@ -27,6 +27,7 @@ from typing import Any, TypeVar
 
 import discord
 
+from bot.pictures import render_pool
 from bot.storage.house_rules import HouseRulesStore
 from bot.tables.bot_moves import DEFAULT_LEVEL
 from bot.tables.errors import (
@@ -102,6 +103,9 @@ class TableUI(TableCommands, HandAnswers):
         service.add_listener(self._on_table_change)
 
     def _on_table_change(self, table: Table, change: str) -> None:
+        # Pictures of this table's older states that no worker has begun are not drawn: the
+        # table message and the live hands draw this state instead (issue 31).
+        render_pool.supersede(table.id, table.version)
         if change == CHANGE_RESTORED and table.message_id is None:
             # Restored before its message id was stored: post it again (old buttons still
             # work, their ids carry the table id).
