@@ -416,3 +416,6 @@ def test_truco_reads_the_other_pairs_cards_from_how_it_plays_them() -> None:
     weaker = truco_search.plays_weight(follow, [[], [], [], ["5D", "AD"]])
     manilha = truco_search.plays_weight(follow, [[], [], [], ["7D", "AD"]])
     assert weaker == manilha == truco_search.MISPLAY
+    # T15: a seat that has covered a card since held a face nobody saw: its play is not read.
+    covered = [(1, "play:5H"), (2, "play:6C"), (3, "play:4D"), (0, "play:QD"), (1, "cover:?")]
+    assert [seat for seat, *_ in truco_search.card_plays(covered, [0], 0)] == [3]

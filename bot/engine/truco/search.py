@@ -172,13 +172,11 @@ def card_plays(history: list[tuple[int, str]], rounds: list[int | None], team: i
             trick.append((seat, FACE_DOWN))
         elif action.startswith(PLAY_PREFIX):
             card = action[len(PLAY_PREFIX) :]
-            if seat & 1 != team:
+            later = [a for s, a in history[i + 1 :] if s == seat]
+            # A seat that covered a card since (T15) held a face we cannot see: not read.
+            if seat & 1 != team and HIDDEN_COVER not in later:
                 helps = not done or rounds[0] == seat & 1
-                since = [
-                    a[len(PLAY_PREFIX) :]
-                    for s, a in history[i + 1 :]
-                    if s == seat and a.startswith(PLAY_PREFIX)
-                ]
+                since = [a[len(PLAY_PREFIX) :] for a in later if a.startswith(PLAY_PREFIX)]
                 out.append((seat, card, list(trick), helps, since))
             trick.append((seat, card))
         else:
