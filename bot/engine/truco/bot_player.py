@@ -71,18 +71,27 @@ def choose_from_view(view: dict[str, Any]) -> str:
     return "play:" + card
 
 
-def _power(view: dict[str, Any]) -> int:
-    team = view["seat"] % 2
+def card_power(cards: Sequence[str]) -> int:
+    """Manilhas count 2, threes and twos 1 (the look-ahead's reading of the other seats counts
+    alike: inference.py)."""
     power = 0
-    for card in view["hand"]:
+    for card in cards:
         value = STRENGTH[card]
         power += 2 if value >= MANILHA else 1 if value >= STRONG else 0
-    for played in view["rounds"]:
-        if played["winner_team"] == team:
-            power += 2
-        elif played["winner_team"] is not None:
-            power -= 2
     return power
+
+
+def round_standing(winners: Sequence[int | None], team: int) -> int:
+    """2 per round `team` won, minus 2 per round it lost (`winners`: each round's pair, None
+    for a tie)."""
+    return sum(2 if w == team else -2 for w in winners if w is not None)
+
+
+def _power(view: dict[str, Any]) -> int:
+    team = view["seat"] % 2
+    return card_power(view["hand"]) + round_standing(
+        [played["winner_team"] for played in view["rounds"]], team
+    )
 
 
 def _hand_of_ten(view: dict[str, Any]) -> str:

@@ -21,12 +21,11 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from bot.engine.common import Rng
+from bot.engine.truco.bot_player import ACCEPT_POWER, RAISE_POWER, card_power, round_standing
 from bot.engine.truco.cards import STRENGTH
 from bot.engine.truco.game import ACCEPT, COVER_PREFIX, PLAY_PREFIX, RAISE, RUN
 from bot.engine.truco.signals import SIGNAL_ACTIONS, SIGNAL_CARD, fits, kind_of
 
-_STRONG: Final = STRENGTH["2C"]  # twos, threes and manilhas (as the rule player counts them)
-_MANILHA: Final = STRENGTH["7D"]
 # How far a raise or an accept is a bluff before the game shows how that pair bets (`Bettor`):
 # a first raise is believed (issue 35: hard accepted the rule player's trucos and lost them all).
 _WEAK_ACCEPT: Final = 0.5
@@ -36,20 +35,10 @@ _WEAK_FLOOR: Final = 0.005
 # Raises per hand of a pair that raises only on strong cards, and the prior rate.
 _HONEST_RATE: Final = 0.35
 _PRIOR_RATE: Final = _HONEST_RATE + _WEAK_RAISE * (1 - _HONEST_RATE)
-ACCEPT_POWER: Final = 2  # a seat's power to accept (bot_player.ACCEPT_POWER)
-RAISE_POWER: Final = 4  # to ask, and one more to raise back (bot_player.RAISE_POWER)
 # How likely an honest seat's raise or accept is, by how far its power falls short of it.
 _SHORT: Final = (1.0, 0.15, 0.03, 0.005)
 # Deals redrawn to fit the partner's signal before one that does not is taken.
 SIGNAL_TRIES: Final = 12
-
-
-def power(cards: list[str]) -> int:
-    power = 0
-    for card in cards:
-        value = STRENGTH[card]
-        power += 2 if value >= _MANILHA else 1 if value >= _STRONG else 0
-    return power
 
 
 class Bettor:
@@ -163,7 +152,7 @@ class Reading:
         accepts this hand: each is weighed on the cards its seat held then."""
         weight = 1.0
         for seat, need, floor, rounds, played_since in self.evidence:
-            short = need - power(hands[seat]) - power(played_since) - rounds
+            short = need - card_power(hands[seat]) - card_power(played_since) - rounds
             if short > 0:
                 weight *= floor + (1.0 - floor) * _SHORT[min(short, len(_SHORT) - 1)]
         return weight
@@ -193,13 +182,8 @@ def _evidence(
         # of ten played (T13), decided on six cards.
         if seat & 1 == team or action == RUN or (action == ACCEPT and not answering):
             continue
-        them = 1 - team
-        standing = sum(2 if w == them else -2 for w in winners[: cards // 4] if w is not None)
-        since = [
-            a[len(PLAY_PREFIX) :]
-            for s, a in history[i + 1 :]
-            if s == seat and a.startswith(PLAY_PREFIX)
-        ]
+        standing = round_standing(winners[: cards // 4], 1 - team)
+        since = played_since(history, i, seat)
         if action == RAISE:
             out.append(
                 (seat, RAISE_POWER + (1 if answering else 0), bettor.weak_raise, standing, since)
@@ -207,3 +191,12 @@ def _evidence(
         else:
             out.append((seat, ACCEPT_POWER, bettor.weak_accept, standing, since))
     return out
+
+
+def played_since(history: list[tuple[int, str]], index: int, seat: int) -> list[str]:
+    """The cards `seat` played face up after `history[index]`."""
+    return [
+        a[len(PLAY_PREFIX) :]
+        for s, a in history[index + 1 :]
+        if s == seat and a.startswith(PLAY_PREFIX)
+    ]

@@ -62,6 +62,7 @@ from typing import Any
 
 from bot.engine.common import Rng
 from bot.engine.fair_deal import SEEDED
+from bot.engine.truco.bot_player import ACCEPT_POWER, RAISE_POWER, card_power, round_standing
 from bot.engine.truco.cards import DECK, FACE_DOWN, STRENGTH
 from bot.engine.truco.events import HAND_WON
 from bot.engine.truco.game import (
@@ -77,14 +78,7 @@ from bot.engine.truco.game import (
     Game,
     decide_hand,
 )
-from bot.engine.truco.inference import (
-    ACCEPT_POWER,
-    RAISE_POWER,
-    SIGNAL_TRIES,
-    Bettor,
-    Reading,
-    power,
-)
+from bot.engine.truco.inference import SIGNAL_TRIES, Bettor, Reading, played_since
 from bot.engine.truco.options import Options
 
 _HAND_POINTS = 2  # an ordinary hand: the unit of the win-chance table
@@ -172,12 +166,11 @@ def card_plays(history: list[tuple[int, str]], rounds: list[int | None], team: i
             trick.append((seat, FACE_DOWN))
         elif action.startswith(PLAY_PREFIX):
             card = action[len(PLAY_PREFIX) :]
-            later = [a for s, a in history[i + 1 :] if s == seat]
             # A seat that covered a card since (T15) held a face we cannot see: not read.
-            if seat & 1 != team and HIDDEN_COVER not in later:
+            covered = (seat, HIDDEN_COVER) in history[i + 1 :]
+            if seat & 1 != team and not covered:
                 helps = not done or rounds[0] == seat & 1
-                since = [a[len(PLAY_PREFIX) :] for a in later if a.startswith(PLAY_PREFIX)]
-                out.append((seat, card, list(trick), helps, since))
+                out.append((seat, card, list(trick), helps, played_since(history, i, seat)))
             trick.append((seat, card))
         else:
             continue
@@ -415,7 +408,7 @@ ANSWERS = (RUN, ACCEPT, RAISE)
 def _answer_on(cards: list[str], rounds: int, forced: bool) -> int:
     """The index in ANSWERS of the answer to our ask of a seat holding `cards`, its pair at
     `rounds` (2 a round won, -2 a round lost); `forced`: a run would give us the game."""
-    held = power(cards) + rounds
+    held = card_power(cards) + rounds
     if held > RAISE_POWER:
         return 2
     return 1 if forced or held >= ACCEPT_POWER else 0
@@ -635,7 +628,7 @@ def _sampled(
     # a run that would give us the game is never the answer (it gives the hand's worth now, or
     # the ask we raise back from).
     answerer = NEXT_SEAT[seat]
-    rounds = sum(2 if r == 1 - team else -2 for r in results if r is not None)
+    rounds = round_standing(results, 1 - team)
     asked = view["pending_ask"]
     forced = view["scores"][team] + (asked["value"] if asked else view["hand_value"]) >= (
         options.target
