@@ -31,6 +31,7 @@ from bot.engine.common import (
     InvalidOptions,
     NotYourTurn,
     hand_rng,
+    new_event,
     team_of,
 )
 from bot.engine.fair_deal import SEEDED, TRUCO_DECK, FairDealer, deal_packets
@@ -117,11 +118,63 @@ _ACCEPT_RUN_RAISE: Final = (ACCEPT, RUN, RAISE)
 # The stream of the seeded PRNG that draws the first dealer (hand streams use purpose 0).
 FIRST_DEALER_PURPOSE: Final = 1
 
+# to_act, one shared list per case (read-only to every reader, and the engine replaces it, never
+# changes it): _ACTS[seat] while one seat acts, _ANSWERERS[asker] while an ask waits (either
+# player of the other pair may answer, T9; the next in turn order is listed first).
+_ACTS: Final = ([0], [1], [2], [3])
+_ANSWERERS: Final = tuple([NEXT_SEAT[s], PREV_SEAT[s]] for s in range(4))
+
+
+def _worth_before(level: int) -> int:
+    """T9: the hand's worth when the ask of `level` is made (what running from it gives)."""
+    return BASE_VALUE if level == 0 else RAISES[level - 1][1]
+
+
+# The events whose data follows from their seat and the ask's level, made once and shared (events
+# are read-only, as in euchre): _ASKED[seat][level][counter], _ACCEPTED[seat][level].
+_ASKED: Final = tuple(
+    tuple(
+        tuple(
+            Event(
+                ASK_KIND[level],
+                s,
+                {
+                    "team": s & 1,
+                    "value": value,
+                    "run_value": _worth_before(level),
+                    "counter": counter,
+                },
+            )
+            for counter in (False, True)
+        )
+        for level, (_, value) in enumerate(RAISES)
+    )
+    for s in range(4)
+)
+_ACCEPTED: Final = tuple(
+    tuple(
+        Event(ev.ACCEPTED, s, {"team": s & 1, "name": name, "value": value})
+        for name, value in RAISES
+    )
+    for s in range(4)
+)
+_HAND_OF_TEN_PLAYED: Final = tuple(
+    Event(ev.HAND_OF_TEN_PLAYED, s, {"team": s & 1, "value": HAND_OF_TEN_VALUE}) for s in range(4)
+)
+
 Deals = Callable[[int, int], Sequence[Sequence[str]]]
 """A hand-built deal: `deals(hand_number, dealer)` -> four lists of three cards, by seat."""
 
 # A completed round: (winning team or None for a tie, winning seat or None, cards in play order).
 Round = tuple[int | None, int | None, tuple[tuple[int, str], ...]]
+
+
+_NO_SCORES: Final = (0, 0)  # a game's default start (its own object: the check is skipped)
+
+
+def _scores_below(scores: tuple[int, int], target: int) -> bool:
+    """Whether `scores` is two points below the target: a game may start from it."""
+    return len(scores) == 2 and all(type(p) is int and 0 <= p < target for p in scores)
 
 
 def _check_seat(seat: object) -> int:
@@ -252,7 +305,7 @@ class Game(GameRecord):
         first_dealer: int | None = None,
         deals: Deals | None = None,
         *,
-        scores: tuple[int, int] = (0, 0),
+        scores: tuple[int, int] = _NO_SCORES,
     ) -> None:
         """`scores`: the score the game starts from (a look-ahead from a position, search.py)."""
         if not isinstance(options, Options):
@@ -269,7 +322,7 @@ class Game(GameRecord):
         self._deals = deals
         self.actions = []
         self.events = []
-        if not all(type(p) is int and 0 <= p < options.target for p in scores) or len(scores) != 2:
+        if scores is not _NO_SCORES and not _scores_below(scores, options.target):
             raise InvalidOptions(f"scores must be two points below the target, not {scores!r}")
         self._scores = [scores[0], scores[1]]
         self._hand_start = 0
@@ -350,7 +403,7 @@ class Game(GameRecord):
                     trick.append((seat, code))
                     turn = NEXT_SEAT[seat]
                     self._turn = turn
-                    self.to_act = [turn]
+                    self.to_act = _ACTS[turn]
                     self.actions.append((seat, action))
                     # No event for a single card: the view shows the round in progress, the
                     # action log has every play, and the round's event lists its four cards.
@@ -470,7 +523,7 @@ class Game(GameRecord):
         leader = NEXT_SEAT[self.dealer]  # T3: the player after the dealer leads
         self._turn = leader
         out.append(
-            Event(
+            new_event(
                 ev.HAND_DEALT,
                 self.dealer,
                 {"hand_number": self.hand_number, "dealer": self.dealer, "leader": leader},
@@ -485,15 +538,15 @@ class Game(GameRecord):
             self._raise_open = True
             self._hand_value = BASE_VALUE
             self.phase = PHASE_PLAY
-            self.to_act = [leader]
+            self.to_act = _ACTS[leader]
         elif ten0 and ten1:  # T14
             self._hand_of_ten = -1
             self._iron = True
             self._raise_open = False
             self._hand_value = IRON_HAND_VALUE
             self.phase = PHASE_PLAY
-            self.to_act = [leader]
-            out.append(Event(ev.IRON_HAND, None, {"hand_number": self.hand_number}))
+            self.to_act = _ACTS[leader]
+            out.append(new_event(ev.IRON_HAND, None, {"hand_number": self.hand_number}))
         else:  # T13
             team = 0 if ten0 else 1
             self._hand_of_ten = team
@@ -502,7 +555,7 @@ class Game(GameRecord):
             self._hand_value = HAND_OF_TEN_VALUE
             self.phase = PHASE_HAND_OF_TEN
             self.to_act = [seat for seat in _turn_order(leader) if team_of(seat) == team]
-            out.append(Event(ev.HAND_OF_TEN, None, {"team": team}))
+            out.append(new_event(ev.HAND_OF_TEN, None, {"team": team}))
 
     def _end_round(self, seat: int, action: str, card: str) -> list[Event]:
         """The round's fourth card (`action` the hand's `play:` string, `card` its code in the
@@ -513,7 +566,9 @@ class Game(GameRecord):
         best_seat = -1
         best_card = card
         teams_on_top = 0  # bit per team holding a card of the top strength
+        shown = []  # the cards as the round's event lists them
         for s, c in cards:
+            shown.append(_SEAT_CARD[s][c])
             value = _RANK[c]
             if value > best:
                 best = value
@@ -524,12 +579,11 @@ class Game(GameRecord):
                 teams_on_top |= 1 << (s & 1)
         round_index = len(self._results)
         leader = cards[0][0]
-        shown = [_SEAT_CARD[s][c] for s, c in cards]
         if teams_on_top == 3:  # T6: top faces from both pairs tie; the round's leader leads again
             winner_team: int | None = None
             winner_seat: int | None = None
             next_leader = leader
-            result = Event(
+            result = new_event(
                 ev.ROUND_TIED,
                 None,
                 {
@@ -543,7 +597,7 @@ class Game(GameRecord):
             winner_team = best_seat & 1
             winner_seat = best_seat
             next_leader = best_seat
-            result = Event(
+            result = new_event(
                 ev.ROUND_WON,
                 None,
                 {
@@ -571,33 +625,23 @@ class Game(GameRecord):
         out = [result]
         if decided is None:
             self._turn = next_leader
-            self.to_act = [next_leader]
+            self.to_act = _ACTS[next_leader]
         else:
             self._finish_hand(decided[0], self._hand_value, decided[1], next_hands, out)
         return out
 
     def _ask(self, seat: int, level: int, counter: bool) -> list[Event]:
-        value = RAISES[level][1]
-        team = seat & 1
         self._pending = level
-        self._pending_team = team
+        self._pending_team = seat & 1
         self._pending_seat = seat
         self.phase = PHASE_ANSWER
-        # Either player of the other pair may answer (T9); the next in turn order is listed first.
-        self.to_act = [NEXT_SEAT[seat], PREV_SEAT[seat]]
-        return [
-            Event(
-                ASK_KIND[level],
-                seat,
-                {"team": team, "value": value, "run_value": self._hand_value, "counter": counter},
-            )
-        ]
+        self.to_act = _ANSWERERS[seat]
+        return [_ASKED[seat][level][counter]]  # its run_value is the hand's worth now (T9)
 
-    def _take_pending(self) -> tuple[str, int]:
+    def _take_pending(self) -> None:
         """The pending ask is accepted: the hand is worth it, and its pair may not raise next."""
         level = self._pending
-        name, value = RAISES[level]
-        self._hand_value = value
+        self._hand_value = RAISES[level][1]
         self._level = level + 1
         if level + 1 == TOP_LEVEL:
             self._raise_open = False
@@ -605,14 +649,14 @@ class Game(GameRecord):
         self._pending = -1
         self._pending_team = -1
         self._pending_seat = -1
-        return name, value
 
     def _accept(self, seat: int) -> list[Event]:
-        name, value = self._take_pending()
+        level = self._pending
+        self._take_pending()
         self._answered |= 1 << (seat & 1)
         self.phase = PHASE_PLAY
-        self.to_act = [self._turn]  # T9: after the answers, the player on turn plays
-        return [Event(ev.ACCEPTED, seat, {"team": seat & 1, "name": name, "value": value})]
+        self.to_act = _ACTS[self._turn]  # T9: after the answers, the player on turn plays
+        return [_ACCEPTED[seat][level]]
 
     def _counter_raise(self, seat: int) -> list[Event]:
         # T9: a raise in answer accepts the ask and is itself an ask.
@@ -631,7 +675,7 @@ class Game(GameRecord):
         self._pending_team = -1
         self._pending_seat = -1
         out = [
-            Event(
+            new_event(
                 ev.RAN,
                 seat,
                 {"team": seat & 1, "name": name, "points": points, "to_team": askers},
@@ -643,8 +687,8 @@ class Game(GameRecord):
     def _play_hand_of_ten(self, seat: int) -> list[Event]:
         self._answered |= 1 << (seat & 1)
         self.phase = PHASE_PLAY
-        self.to_act = [self._turn]
-        return [Event(ev.HAND_OF_TEN_PLAYED, seat, {"team": seat & 1, "value": HAND_OF_TEN_VALUE})]
+        self.to_act = _ACTS[self._turn]
+        return [_HAND_OF_TEN_PLAYED[seat]]
 
     def _refuse_hand_of_ten(self, seat: int) -> list[Event]:
         other = 1 - (seat & 1)
@@ -652,7 +696,7 @@ class Game(GameRecord):
         next_hands = self._next_hands(other, points)
         self._answered |= 1 << (seat & 1)
         out = [
-            Event(
+            new_event(
                 ev.HAND_OF_TEN_REFUSED,
                 seat,
                 {"team": seat & 1, "points": points, "to_team": other},
@@ -685,7 +729,7 @@ class Game(GameRecord):
         if self._coberta:  # T15: the hand is over, its covered cards are shown
             played = [*(pair for r in self._rounds for pair in r[2]), *self._trick]
             data["covered"] = [{"seat": s, "card": c[1:]} for s, c in played if c[0] == COVER_MARK]
-        out.append(Event(ev.HAND_WON, None, data))
+        out.append(new_event(ev.HAND_WON, None, data))
         if scores[team] >= self._target:  # T12 (and T14: the iron hand's winner reaches it)
             self._win_game(team, out)
         if next_hands is None:
