@@ -375,11 +375,11 @@ class Game(GameRecord):
         return list(_ACCEPT_RUN)  # answering twelve, or the hand-of-ten decision
 
     def apply(self, seat: int, action: str) -> list[Event]:
-        # A partner's signal (sinais, signals.py), out of turn.
-        if action.__class__ is str and action in SIGNAL_ACTIONS:
-            return self._signal(seat, action)
-        # One membership test covers the common case; `_refuse` finds the precise error.
+        # One membership test covers the common case; a partner's signal (sinais, signals.py),
+        # which may come out of turn, is looked for only where the action is no move.
         if seat.__class__ is not int or seat not in self.to_act or action.__class__ is not str:
+            if action.__class__ is str and action in SIGNAL_ACTIONS:
+                return self._signal(seat, action)
             if self.phase == PHASE_CUT:
                 return self._cut(seat, action)
             self._refuse(seat, action)
@@ -415,7 +415,7 @@ class Game(GameRecord):
             elif action in _ACCEPT_RUN and self._answered >> (seat & 1) & 1:
                 raise AlreadyAnswered(f"seat {seat}'s pair has already answered")
             else:
-                raise IllegalAction(f"{action!r} is not allowed now")
+                return self._signal_or_refuse(seat, action, f"{action!r} is not allowed now")
         elif phase == PHASE_ANSWER:
             if action == ACCEPT:
                 out = self._accept(seat)
@@ -424,13 +424,17 @@ class Game(GameRecord):
             elif action == RAISE and self._pending + 1 < TOP_LEVEL:
                 out = self._counter_raise(seat)
             else:
-                raise IllegalAction(f"{action!r} is not an answer to this ask")
+                return self._signal_or_refuse(
+                    seat, action, f"{action!r} is not an answer to this ask"
+                )
         elif action == ACCEPT:
             out = self._play_hand_of_ten(seat)
         elif action == RUN:
             out = self._refuse_hand_of_ten(seat)
         else:
-            raise IllegalAction(f"{action!r}: the pair at ten must accept or run")
+            return self._signal_or_refuse(
+                seat, action, f"{action!r}: the pair at ten must accept or run"
+            )
         self.actions.append((seat, action))
         self.events.extend(out)
         return out
@@ -460,6 +464,13 @@ class Game(GameRecord):
         ):
             return []
         return sorted(SIGNAL_ACTIONS, key=_SIGNAL_ORDER.__getitem__)
+
+    def _signal_or_refuse(self, seat: int, action: str, why: str) -> list[Event]:
+        """An action of the seat to act that is no move now: a signal to its partner, which it
+        may send at any time (once a hand), or else an illegal action."""
+        if action in SIGNAL_ACTIONS:
+            return self._signal(seat, action)
+        raise IllegalAction(why)
 
     def _signal(self, seat: int, action: str) -> list[Event]:
         if action not in self.signal_actions(_check_seat(seat)):
