@@ -18,7 +18,7 @@ engine itself never reads them back).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from bot.engine.common import (
     BadSeat,
@@ -450,11 +450,10 @@ class Game(GameRecord):
             raise IllegalAction(f"seat {seat} may not {action!r} now: play a card") from None
         hands = self._hands
         hand = hands[seat]
-        if not hand & bit:
-            raise IllegalAction(f"seat {seat} may not {action!r}: not a card in that hand")
-        follow = self._follow  # 0 when leading
-        if not bit & follow and hand & follow:
-            raise IllegalAction(f"seat {seat} must follow suit {SUITS[self._led]}")
+        # One test for both rules: the card is in the hand and follows suit if the hand can
+        # (legal_actions' mask; `_follow` is 0 when leading).
+        if not bit & (hand & self._follow or hand):
+            self._refuse_play(seat, action, hand, bit)
         trick = self._trick
         count = len(trick) + 1
         if count == self._last_count:
@@ -502,6 +501,11 @@ class Game(GameRecord):
         )
         self.events.append(event)
         return [event]
+
+    def _refuse_play(self, seat: int, action: str, hand: int, bit: int) -> NoReturn:
+        if not hand & bit:
+            raise IllegalAction(f"seat {seat} may not {action!r}: not a card in that hand")
+        raise IllegalAction(f"seat {seat} must follow suit {SUITS[self._led]}")
 
     def hand_history(self, seat: int) -> list[tuple[int, str]]:
         """This hand's actions as `seat` saw them: the dealer's discard is `discard:?` to the
