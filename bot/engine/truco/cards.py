@@ -117,7 +117,7 @@ def seeded_deal(
     # first, so the lower ones stay valid).
     left = list(pool)
     first, second, third, fourth = seats
-    hands: list[list[str]] = [[], [], [], []]
+    hands: list[list[str]] = [[]] * 4  # placeholders: each seat's is replaced below
     i, j, k = _TRIPLES_40[draw % _COUNT_40]
     draw //= _COUNT_40
     hands[first] = [left[i], left[j], left[k]]

@@ -359,7 +359,9 @@ class Game(GameRecord):
         return self._hand_value
 
     def legal_actions(self, seat: int) -> list[str]:
-        if seat == self._turn and seat.__class__ is int and self.phase == PHASE_PLAY:
+        # `is`: seats are small ints, the same objects as `_turn` (CPython caches them), and a
+        # bool is not one of them; any other seat takes the careful path below.
+        if seat is self._turn and self.phase == PHASE_PLAY:
             hand = self._hands[seat]  # already `play:` action strings, in display order
             actions = hand[:]
             if self._coberta and self._results:  # T15: covering, from the second round on
@@ -367,6 +369,9 @@ class Game(GameRecord):
             if self._raise_open and (seat & 1) != self._last_asker:
                 actions += _RAISE_ONLY
             return actions
+        if self.phase == PHASE_ANSWER and seat.__class__ is int and seat in self.to_act:
+            # The other common case: a player of the pair the ask waits for.
+            return list(_ACCEPT_RUN_RAISE if self._pending + 1 < TOP_LEVEL else _ACCEPT_RUN)
         _check_seat(seat)
         if seat not in self.to_act or self.phase == PHASE_PLAY:
             return []
