@@ -154,12 +154,16 @@ class Sketch:
         """The picture: every step drawn, or only those touching `bands` (the other rows are
         then unfinished)."""
         image = self.background.copy()
+        self.draw_steps(image, bands)
+        return image
+
+    def draw_steps(self, image: Image.Image, bands: Iterable[int] | None = None) -> None:
+        """Every step on `image`, or only those touching `bands`."""
         draw = ImageDraw.Draw(image)
         wanted = None if bands is None else set(bands)
         for top, bottom, _key, apply in self.steps:
             if wanted is None or any(b in wanted for b in range(top // BAND, bottom // BAND + 1)):
                 apply(image, draw)
-        return image
 
     def band_keys(self) -> list[Hashable]:
         count = -(-self.size[1] // BAND)
@@ -173,6 +177,7 @@ class Sketch:
 # band key -> (deflate blocks, adler32 of the band's filtered rows, their length)
 _cache: OrderedDict[Hashable, tuple[bytes, int, int]] = OrderedDict()
 _lock = threading.Lock()  # where pictures fall back to threads, several may draw at once
+_local = threading.local()  # each thread's canvases (see _scratch)
 
 
 def adler32_combine(first: int, second: int, second_length: int) -> int:
@@ -185,31 +190,70 @@ def adler32_combine(first: int, second: int, second_length: int) -> int:
     return sum1 | (sum2 << 16)
 
 
+def _runs(bands: list[int]) -> list[tuple[int, int]]:
+    """Sorted bands as runs of neighbours: (first, last) each."""
+    runs: list[tuple[int, int]] = []
+    for band in bands:
+        if runs and runs[-1][1] == band - 1:
+            runs[-1] = (runs[-1][0], band)
+        else:
+            runs.append((band, band))
+    return runs
+
+
+def _scratch(sketch: Sketch, runs: list[tuple[int, int]]) -> Image.Image:
+    """This thread's canvas for the sketch's background, its rows of `runs` reset to the
+    background and every step touching them drawn. The canvas is kept from one picture to the
+    next: copying the whole background for each picture cost more than drawing its steps. Rows
+    outside the runs are left as the last picture's steps made them; nothing reads them."""
+    canvases: dict[Hashable, Image.Image] = _local.__dict__.setdefault("canvases", {})
+    canvas = canvases.get(sketch.background_key)
+    if canvas is None or canvas.size != sketch.size:
+        canvas = canvases[sketch.background_key] = sketch.background.copy()
+    else:
+        width, height = sketch.size
+        for first, last in runs:
+            box = (0, first * BAND, width, min(height, (last + 1) * BAND))
+            canvas.paste(sketch.background.crop(box), box)
+    sketch.draw_steps(canvas, [band for first, last in runs for band in range(first, last + 1)])
+    return canvas
+
+
+def _filtered_rows(image: Image.Image, runs: list[tuple[int, int]], palette: Image.Image) -> bytes:
+    """The rows of `runs`, one after another, mapped to the palette, each row led by its PNG
+    filter byte (0: none). The runs are gathered on one image, a column wider, and mapped in
+    one call: each call sets up a colour cache that costs as much as mapping a band or two.
+    Nearest colour, no dithering: a pixel's index is its own, so rows mapped apart equal the
+    whole picture's."""
+    width, height = image.size
+    boxes = [(0, first * BAND, width, min(height, (last + 1) * BAND)) for first, last in runs]
+    gathered = Image.new("RGB", (width + 1, sum(box[3] - box[1] for box in boxes)))
+    y = 0
+    for box in boxes:
+        gathered.paste(image.crop(box), (1, y))
+        y += box[3] - box[1]
+    mapped = gathered.quantize(palette=palette, dither=Image.Dither.NONE)
+    mapped.paste(0, (0, 0, 1, mapped.height))  # the filter byte's column
+    return mapped.tobytes()
+
+
 def _encode_bands(
     sketch: Sketch, palette: Image.Image, missing: list[int], keys: list[Hashable]
 ) -> dict[int, tuple[bytes, int, int]]:
     width, height = sketch.size
-    image = sketch.image(missing)
-    # One mapping to the palette for the rows from the first missing band to the last: each
-    # call sets up a colour cache that costs as much as mapping several bands. Nearest colour,
-    # no dithering: a pixel's index is its own, so rows mapped apart equal the whole picture's.
-    top = missing[0] * BAND
-    bottom = min(height, (missing[-1] + 1) * BAND)
-    raw = (
-        image.crop((0, top, width, bottom))
-        .quantize(palette=palette, dither=Image.Dither.NONE)
-        .tobytes()
-    )
+    runs = _runs(missing)
+    rows = memoryview(_filtered_rows(_scratch(sketch, runs), runs, palette))
     compressor = zlib.compressobj(LEVEL, zlib.DEFLATED, -15)
     out: dict[int, tuple[bytes, int, int]] = {}
+    start = 0
     for band in missing:
-        start = (band * BAND - top) * width
-        end = (min(height, (band + 1) * BAND) - top) * width
-        rows = b"".join(b"\0" + raw[r : r + width] for r in range(start, end, width))
+        end = start + (min(height, (band + 1) * BAND) - band * BAND) * (width + 1)
+        band_rows = rows[start:end]
         # A full flush ends the band's blocks on a byte with nothing referring back: they
         # stand alone, whatever band comes before them in a later picture.
-        blocks = compressor.compress(rows) + compressor.flush(zlib.Z_FULL_FLUSH)
-        out[band] = (blocks, zlib.adler32(rows), len(rows))
+        blocks = compressor.compress(band_rows) + compressor.flush(zlib.Z_FULL_FLUSH)
+        out[band] = (blocks, zlib.adler32(band_rows), end - start)
+        start = end
     with _lock:
         for band, encoded in out.items():
             _cache[keys[band]] = encoded
