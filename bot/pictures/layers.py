@@ -102,6 +102,70 @@ class _Recorder:
         return shape
 
 
+Piece = tuple[Image.Image, tuple[int, int], bool]  # image, offset in the sprite, pasted masked
+
+SPLIT_AREA = 4000  # px: a smaller sprite is pasted whole (the pieces' calls cost more)
+_split: dict[Hashable, tuple[Piece, ...]] = {}
+
+
+def _pieces(sprite: Image.Image, key: Hashable) -> tuple[Piece, ...]:
+    """`sprite` as pieces that paste to the same pixels: its opaque middle copied without a
+    mask (blending a card face through its alpha, pixel by pixel, was a large part of drawing
+    a band), the edges around it through their alpha. Kept by the sprite's key."""
+    pieces = _split.get(key)
+    if pieces is None:
+        pieces = _split_sprite(sprite)
+        if len(_split) > 2048:
+            _split.clear()
+        _split[key] = pieces
+    return pieces
+
+
+def _split_sprite(sprite: Image.Image) -> tuple[Piece, ...]:
+    whole: tuple[Piece, ...] = ((sprite, (0, 0), True),)
+    width, height = sprite.size
+    if sprite.mode != "RGBA" or width * height < SPLIT_AREA:
+        return whole
+    core = _opaque_core(sprite.getchannel("A"))
+    if core is None:
+        return whole
+    left, top, right, bottom = core
+    pieces: list[Piece] = [(sprite.crop(core).convert("RGB"), (left, top), False)]
+    above, below = (0, 0, width, top), (0, bottom, width, height)
+    beside = ((0, top, left, bottom), (right, top, width, bottom))
+    for box in (above, below, *beside):
+        if box[0] < box[2] and box[1] < box[3]:
+            edge = sprite.crop(box)
+            if edge.getchannel("A").getbbox() is not None:  # not wholly transparent
+                pieces.append((edge, (box[0], box[1]), True))
+    return tuple(pieces)
+
+
+def _opaque_core(alpha: Image.Image) -> tuple[int, int, int, int] | None:
+    """A box of the alpha band that is opaque throughout: the opaque run of the middle row
+    through its centre, grown up and down while those columns stay opaque."""
+    width, height = alpha.size
+    middle = height // 2
+    row = alpha.crop((0, middle, width, middle + 1)).tobytes()
+    left = right = width // 2
+    if row[left] != 255:
+        return None
+    while left > 0 and row[left - 1] == 255:
+        left -= 1
+    while right < width and row[right] == 255:
+        right += 1
+
+    def opaque(y: int) -> bool:
+        return alpha.crop((left, y, right, y + 1)).getextrema() == (255, 255)
+
+    top, bottom = middle, middle + 1
+    while top > 0 and opaque(top - 1):
+        top -= 1
+    while bottom < height and opaque(bottom):
+        bottom += 1
+    return left, top, right, bottom
+
+
 class Sketch:
     """A picture as steps over a cached background; `image()` draws it all."""
 
@@ -121,7 +185,8 @@ class Sketch:
         x, y = xy
 
         def apply(image: Image.Image, _draw: ImageDraw.ImageDraw) -> None:
-            image.paste(sprite, (x, y), sprite)
+            for piece, (dx, dy), masked in _pieces(sprite, key):
+                image.paste(piece, (x + dx, y + dy), piece if masked else None)
 
         self.steps.append((y, y + sprite.height, ("paste", key, x, y), apply))
 
