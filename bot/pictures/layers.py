@@ -22,6 +22,7 @@ import threading
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -39,12 +40,13 @@ SHAPES = frozenset(
 # ImageDraw's drawing calls that a step cannot record (their rows are not in their arguments).
 UNRECORDED = frozenset({"text", "multiline_text", "bitmap", "point", "floodfill"})
 
-Step = tuple[int, int, Hashable, Callable[[Image.Image, ImageDraw.ImageDraw], None]]
+Step = tuple[int, int, Hashable, Callable[[Image.Image, ImageDraw.ImageDraw], None]]  # rows, key
 
 
 def _frozen(value: Any) -> Hashable:
     if isinstance(value, list | tuple):
-        return tuple(_frozen(part) for part in value)
+        # Most arguments are flat (a box, a colour): one call for them, not one per number.
+        return tuple([_frozen(part) if isinstance(part, list | tuple) else part for part in value])
     return value  # type: ignore[no-any-return]
 
 
@@ -92,14 +94,75 @@ class _Recorder:
         def shape(*args: Any, **kwargs: Any) -> None:
             xy = args[0] if args else kwargs["xy"]
             top, bottom = _rows(xy, float(kwargs.get("width", 1)) + 1)
-            key = (name, _frozen(args), tuple(sorted((k, _frozen(v)) for k, v in kwargs.items())))
-
-            def apply(_image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
-                getattr(draw, name)(*args, **kwargs)
-
+            options = tuple(sorted((k, _frozen(v)) for k, v in kwargs.items()))
+            key = (name, _frozen(args), options)
+            box = _whole_box(name, args, kwargs)
+            if box is not None:
+                apply = _plate_step(box, options)
+            else:
+                apply = _shape_step(name, args, kwargs)
             self._sketch.steps.append((top, bottom, key, apply))
 
         return shape
+
+
+Apply = Callable[[Image.Image, ImageDraw.ImageDraw], None]
+
+
+def _shape_step(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Apply:
+    def apply(_image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
+        getattr(draw, name)(*args, **kwargs)
+
+    return apply
+
+
+def _whole_box(
+    name: str, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> tuple[int, int, int, int] | None:
+    """The box of a filled rounded rectangle drawn at whole pixels (x0, y0, x1, y1), which
+    `_plate_step` can paste as a sprite; None for any other shape."""
+    if name != "rounded_rectangle" or len(args) != 1 or kwargs.get("fill") is None:
+        return None
+    box = tuple(args[0])
+    if len(box) != 4 or not all(type(part) is int for part in box):
+        return None
+    if not all(type(v) is int for k, v in kwargs.items() if k in ("radius", "width")):
+        return None
+    return box
+
+
+def _plate_step(box: tuple[int, int, int, int], options: tuple[tuple[str, Hashable], ...]) -> Apply:
+    """A filled rounded rectangle (a name plate, a box) pasted from a sprite of it, drawn once
+    per size and look: ImageDraw builds one from four pie slices and three rectangles, in
+    Python, each time. Its pixels are the ones drawing it here gives: a shape drawn at whole
+    pixels moved by whole pixels is the same shape, and its pixels are opaque or untouched."""
+    x0, y0, x1, y1 = box
+    sprite, (dx, dy) = _plate_sprite(x1 - x0, y1 - y0, options)
+    pieces = _pieces(sprite, ("plate", x1 - x0, y1 - y0, options))
+
+    def apply(image: Image.Image, _draw: ImageDraw.ImageDraw) -> None:
+        for piece, (px, py), masked in pieces:
+            image.paste(piece, (x0 + dx + px, y0 + dy + py), piece if masked else None)
+
+    return apply
+
+
+PLATE_MARGIN = 4  # px around a plate's sprite, in case a shape reaches past its box
+
+
+@lru_cache(maxsize=512)
+def _plate_sprite(
+    width: int, height: int, options: tuple[tuple[str, Hashable], ...]
+) -> tuple[Image.Image, tuple[int, int]]:
+    """A rounded rectangle from (0, 0) to (width, height), cropped to the pixels it colours,
+    and the offset of that crop."""
+    margin = PLATE_MARGIN
+    canvas = Image.new("RGBA", (width + 1 + 2 * margin, height + 1 + 2 * margin), (0, 0, 0, 0))
+    corners = [margin, margin, margin + width, margin + height]
+    drawn: dict[str, Any] = dict(options)
+    ImageDraw.Draw(canvas).rounded_rectangle(corners, **drawn)
+    left, top, right, bottom = canvas.getchannel("A").getbbox() or (0, 0, 1, 1)
+    return canvas.crop((left, top, right, bottom)), (left - margin, top - margin)
 
 
 Piece = tuple[Image.Image, tuple[int, int], bool]  # image, offset in the sprite, pasted masked
