@@ -92,15 +92,9 @@ class _Recorder:
             return getattr(self._measure, name)
 
         def shape(*args: Any, **kwargs: Any) -> None:
-            xy = args[0] if args else kwargs["xy"]
-            top, bottom = _rows(xy, float(kwargs.get("width", 1)) + 1)
             options = tuple(sorted((k, _frozen(v)) for k, v in kwargs.items()))
             key = (name, _frozen(args), options)
-            box = _whole_box(name, args, kwargs)
-            if box is not None:
-                apply = _plate_step(box, options)
-            else:
-                apply = _shape_step(name, args, kwargs)
+            top, bottom, apply = _shape_step(key)
             self._sketch.steps.append((top, bottom, key, apply))
 
         return shape
@@ -109,11 +103,24 @@ class _Recorder:
 Apply = Callable[[Image.Image, ImageDraw.ImageDraw], None]
 
 
-def _shape_step(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Apply:
+@lru_cache(maxsize=8192)
+def _shape_step(
+    key: tuple[str, tuple[Any, ...], tuple[tuple[str, Any], ...]],
+) -> tuple[int, int, Apply]:
+    """A recorded shape's rows and drawing, from its key (its call, frozen), made once: a
+    picture's plates and boxes come back version after version."""
+    name, args, options = key
+    kwargs = dict(options)
+    xy = args[0] if args else kwargs["xy"]
+    top, bottom = _rows(xy, float(kwargs.get("width", 1)) + 1)
+    box = _whole_box(name, args, kwargs)
+    if box is not None:
+        return top, bottom, _plate_step(box, options)
+
     def apply(_image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
         getattr(draw, name)(*args, **kwargs)
 
-    return apply
+    return top, bottom, apply
 
 
 def _whole_box(
@@ -306,6 +313,7 @@ class Sketch:
 _cache: OrderedDict[Hashable, tuple[bytes, int, int]] = OrderedDict()
 _lock = threading.Lock()  # where pictures fall back to threads, several may draw at once
 _local = threading.local()  # each thread's canvases (see _scratch)
+_background_bands: dict[tuple[Hashable, int, int], Image.Image] = {}
 
 
 def adler32_combine(first: int, second: int, second_length: int) -> int:
@@ -339,12 +347,22 @@ def _scratch(sketch: Sketch, runs: list[tuple[int, int]]) -> Image.Image:
     if canvas is None or canvas.size != sketch.size:
         canvas = canvases[sketch.background_key] = sketch.background.copy()
     else:
-        width, height = sketch.size
         for first, last in runs:
-            box = (0, first * BAND, width, min(height, (last + 1) * BAND))
-            canvas.paste(sketch.background.crop(box), box)
+            for band in range(first, last + 1):
+                canvas.paste(_background_band(sketch, band), (0, band * BAND))
     sketch.draw_steps(canvas, [band for first, last in runs for band in range(first, last + 1)])
     return canvas
+
+
+def _background_band(sketch: Sketch, band: int) -> Image.Image:
+    """A band of the sketch's background, cut once: resetting a canvas's band is one copy."""
+    key = (sketch.background_key, BAND, band)
+    cut = _background_bands.get(key)
+    if cut is None or cut.width != sketch.size[0]:
+        width, height = sketch.size
+        cut = sketch.background.crop((0, band * BAND, width, min(height, (band + 1) * BAND)))
+        _background_bands[key] = cut
+    return cut
 
 
 def _filtered_rows(image: Image.Image, runs: list[tuple[int, int]], palette: Image.Image) -> bytes:
