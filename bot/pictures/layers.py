@@ -367,20 +367,19 @@ def _background_band(sketch: Sketch, band: int) -> Image.Image:
 
 def _filtered_rows(image: Image.Image, runs: list[tuple[int, int]], palette: Image.Image) -> bytes:
     """The rows of `runs`, one after another, mapped to the palette, each row led by its PNG
-    filter byte (0: none). The runs are gathered on one image, a column wider, and mapped in
-    one call: each call sets up a colour cache that costs as much as mapping a band or two.
-    Nearest colour, no dithering: a pixel's index is its own, so rows mapped apart equal the
-    whole picture's."""
+    filter byte (0: none): each run is mapped and laid on one palette image a column wider,
+    whose first column is the filter bytes. Nearest colour, no dithering: a pixel's index is
+    its own, so rows mapped apart equal the whole picture's."""
     width, height = image.size
     boxes = [(0, first * BAND, width, min(height, (last + 1) * BAND)) for first, last in runs]
-    gathered = Image.new("RGB", (width + 1, sum(box[3] - box[1] for box in boxes)))
+    # Zeros: the filter bytes' column is already there.
+    gathered = Image.new("P", (width + 1, sum(box[3] - box[1] for box in boxes)))
     y = 0
     for box in boxes:
-        gathered.paste(image.crop(box), (1, y))
+        mapped = image.crop(box).quantize(palette=palette, dither=Image.Dither.NONE)
+        gathered.paste(mapped, (1, y))
         y += box[3] - box[1]
-    mapped = gathered.quantize(palette=palette, dither=Image.Dither.NONE)
-    mapped.paste(0, (0, 0, 1, mapped.height))  # the filter byte's column
-    return mapped.tobytes()
+    return gathered.tobytes()
 
 
 def _encode_bands(
