@@ -13,6 +13,14 @@ bytes stand alone, and the zlib checksum is combined from the bands' own.
 The decoded picture is pixel for pixel what drawing every step on the whole image gives
 (tests/ui/test_pictures_layers.py checks it on every sample): the steps that are left out touch
 none of the rows that are drawn.
+
+What a click costs (scripts/bench_pictures.py, "along a game") is the bands it changes: drawing
+their steps, mapping their rows to the palette, compressing them. So the missing bands are
+drawn on a canvas kept per thread and background (only their rows reset, not the whole
+background copied), only their rows are mapped, straight into the PNG's row layout, and the
+sprites drawn again and again are pasted cheaply: a card face's opaque middle is copied
+without a mask, a name plate (a filled rounded rectangle) is a sprite drawn once. Each gives
+the same pixels as before (tests/ui/test_pictures_layers.py).
 """
 
 from __future__ import annotations
@@ -40,7 +48,8 @@ SHAPES = frozenset(
 # ImageDraw's drawing calls that a step cannot record (their rows are not in their arguments).
 UNRECORDED = frozenset({"text", "multiline_text", "bitmap", "point", "floodfill"})
 
-Step = tuple[int, int, Hashable, Callable[[Image.Image, ImageDraw.ImageDraw], None]]  # rows, key
+Apply = Callable[[Image.Image, ImageDraw.ImageDraw], None]  # draws a step on an image
+Step = tuple[int, int, Hashable, Apply]  # its first row, past its last, its key, its drawing
 
 
 def _frozen(value: Any) -> Hashable:
@@ -98,9 +107,6 @@ class _Recorder:
             self._sketch.steps.append((top, bottom, key, apply))
 
         return shape
-
-
-Apply = Callable[[Image.Image, ImageDraw.ImageDraw], None]
 
 
 @lru_cache(maxsize=8192)
@@ -192,6 +198,7 @@ def _pieces(sprite: Image.Image, key: Hashable) -> tuple[Piece, ...]:
 
 
 def _split_sprite(sprite: Image.Image) -> tuple[Piece, ...]:
+    """The pieces of `_pieces`; a small sprite, or one with no opaque middle, stays whole."""
     whole: tuple[Piece, ...] = ((sprite, (0, 0), True),)
     width, height = sprite.size
     if sprite.mode != "RGBA" or width * height < SPLIT_AREA:
@@ -215,8 +222,9 @@ def _opaque_core(alpha: Image.Image) -> tuple[int, int, int, int] | None:
     """A box of the alpha band that is opaque throughout: the opaque run of the middle row
     through its centre, grown up and down while those columns stay opaque."""
     width, height = alpha.size
+    values = alpha.tobytes()
     middle = height // 2
-    row = alpha.crop((0, middle, width, middle + 1)).tobytes()
+    row = values[middle * width : (middle + 1) * width]
     left = right = width // 2
     if row[left] != 255:
         return None
@@ -224,9 +232,10 @@ def _opaque_core(alpha: Image.Image) -> tuple[int, int, int, int] | None:
         left -= 1
     while right < width and row[right] == 255:
         right += 1
+    opaque_run = b"\xff" * (right - left)
 
     def opaque(y: int) -> bool:
-        return alpha.crop((left, y, right, y + 1)).getextrema() == (255, 255)
+        return values[y * width + left : y * width + right] == opaque_run
 
     top, bottom = middle, middle + 1
     while top > 0 and opaque(top - 1):
