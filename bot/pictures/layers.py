@@ -353,13 +353,15 @@ def _scratch(sketch: Sketch, runs: list[tuple[int, int]]) -> Image.Image:
     outside the runs are left as the last picture's steps made them; nothing reads them."""
     canvases: dict[Hashable, Image.Image] = _local.__dict__.setdefault("canvases", {})
     canvas = canvases.get(sketch.background_key)
+    bands = [band for first, last in runs for band in range(first, last + 1)]
     if canvas is None or canvas.size != sketch.size:
         canvas = canvases[sketch.background_key] = sketch.background.copy()
+    elif len(bands) * BAND * 2 > sketch.size[1]:
+        canvas.paste(sketch.background)  # most of it: one copy (a cold cache's picture)
     else:
-        for first, last in runs:
-            for band in range(first, last + 1):
-                canvas.paste(_background_band(sketch, band), (0, band * BAND))
-    sketch.draw_steps(canvas, [band for first, last in runs for band in range(first, last + 1)])
+        for band in bands:
+            canvas.paste(_background_band(sketch, band), (0, band * BAND))
+    sketch.draw_steps(canvas, bands)
     return canvas
 
 
