@@ -150,10 +150,10 @@ def _plate_step(box: tuple[int, int, int, int], options: tuple[tuple[str, Hashab
     Python, each time. Its pixels are the ones drawing it here gives: a shape drawn at whole
     pixels moved by whole pixels is the same shape, and its pixels are opaque or untouched."""
     x0, y0, x1, y1 = box
-    sprite, (dx, dy) = _plate_sprite(x1 - x0, y1 - y0, options)
-    pieces = _pieces(sprite, ("plate", x1 - x0, y1 - y0, options))
 
     def apply(image: Image.Image, _draw: ImageDraw.ImageDraw) -> None:
+        # Looked up when drawn: a kept step (see _shape_step) does not keep the sprite alive.
+        (dx, dy), pieces = _plate_pieces(x1 - x0, y1 - y0, options)
         for piece, (px, py), masked in pieces:
             image.paste(piece, (x0 + dx + px, y0 + dy + py), piece if masked else None)
 
@@ -163,38 +163,53 @@ def _plate_step(box: tuple[int, int, int, int], options: tuple[tuple[str, Hashab
 PLATE_MARGIN = 4  # px around a plate's sprite, in case a shape reaches past its box
 
 
-@lru_cache(maxsize=512)
-def _plate_sprite(
+@lru_cache(maxsize=128)  # a plate is ~50 KB: a few MB
+def _plate_pieces(
     width: int, height: int, options: tuple[tuple[str, Hashable], ...]
-) -> tuple[Image.Image, tuple[int, int]]:
-    """A rounded rectangle from (0, 0) to (width, height), cropped to the pixels it colours,
-    and the offset of that crop."""
+) -> tuple[tuple[int, int], tuple[Piece, ...]]:
+    """A rounded rectangle from (0, 0) to (width, height), cropped to the pixels it colours:
+    the offset of that crop and its pieces (see _pieces)."""
     margin = PLATE_MARGIN
     canvas = Image.new("RGBA", (width + 1 + 2 * margin, height + 1 + 2 * margin), (0, 0, 0, 0))
     corners = [margin, margin, margin + width, margin + height]
     drawn: dict[str, Any] = dict(options)
     ImageDraw.Draw(canvas).rounded_rectangle(corners, **drawn)
     left, top, right, bottom = canvas.getchannel("A").getbbox() or (0, 0, 1, 1)
-    return canvas.crop((left, top, right, bottom)), (left - margin, top - margin)
+    sprite = canvas.crop((left, top, right, bottom))
+    return (left - margin, top - margin), _split_sprite(sprite)
 
 
 Piece = tuple[Image.Image, tuple[int, int], bool]  # image, offset in the sprite, pasted masked
 
 SPLIT_AREA = 4000  # px: a smaller sprite is pasted whole (the pieces' calls cost more)
-_split: dict[Hashable, tuple[Piece, ...]] = {}
+SPLIT_BYTES = 24 * 1024 * 1024  # the pieces kept, about as much as the card faces' own cache
+_split: OrderedDict[Hashable, tuple[Piece, ...]] = OrderedDict()
+_split_lock = threading.Lock()
+_split_bytes = 0
 
 
 def _pieces(sprite: Image.Image, key: Hashable) -> tuple[Piece, ...]:
     """`sprite` as pieces that paste to the same pixels: its opaque middle copied without a
     mask (blending a card face through its alpha, pixel by pixel, was a large part of drawing
-    a band), the edges around it through their alpha. Kept by the sprite's key."""
-    pieces = _split.get(key)
-    if pieces is None:
-        pieces = _split_sprite(sprite)
-        if len(_split) > 2048:
-            _split.clear()
+    a band), the edges around it through their alpha. Kept by the sprite's key, the least
+    used dropped past SPLIT_BYTES."""
+    global _split_bytes
+    with _split_lock:
+        pieces = _split.get(key)
+        if pieces is not None:
+            _split.move_to_end(key)
+            return pieces
+    pieces = _split_sprite(sprite)
+    with _split_lock:
         _split[key] = pieces
+        _split_bytes += _size(pieces)
+        while _split_bytes > SPLIT_BYTES and len(_split) > 1:
+            _split_bytes -= _size(_split.popitem(last=False)[1])
     return pieces
+
+
+def _size(pieces: tuple[Piece, ...]) -> int:
+    return sum(piece.width * piece.height * 4 for piece, _xy, _masked in pieces)
 
 
 def _split_sprite(sprite: Image.Image) -> tuple[Piece, ...]:
