@@ -16,8 +16,8 @@ none of the rows that are drawn.
 
 What a click costs (scripts/bench_pictures.py, "along a game") is the bands it changes: drawing
 their steps, mapping their rows to the palette, compressing them. So the missing bands are
-drawn on a canvas kept per thread and background (only their rows reset, not the whole
-background copied), only their rows are mapped, straight into the PNG's row layout, and the
+drawn on a canvas of the background kept between pictures (only their rows reset, not the
+whole background copied), only their rows are mapped, straight into the PNG's row layout, and the
 sprites drawn again and again are pasted cheaply: a card face's opaque middle is copied
 without a mask, a name plate (a filled rounded rectangle) is a sprite drawn once. Each gives
 the same pixels as before (tests/ui/test_pictures_layers.py).
@@ -336,7 +336,7 @@ class Sketch:
 # band key -> (deflate blocks, adler32 of the band's filtered rows, their length)
 _cache: OrderedDict[Hashable, tuple[bytes, int, int]] = OrderedDict()
 _lock = threading.Lock()  # where pictures fall back to threads, several may draw at once
-_local = threading.local()  # each thread's canvases (see _scratch)
+_free_canvases: dict[Hashable, list[Image.Image]] = {}  # by background key (see _scratch)
 _background_bands: dict[tuple[Hashable, int, int], Image.Image] = {}
 
 
@@ -362,15 +362,17 @@ def _runs(bands: list[int]) -> list[tuple[int, int]]:
 
 
 def _scratch(sketch: Sketch, runs: list[tuple[int, int]]) -> Image.Image:
-    """This thread's canvas for the sketch's background, its rows of `runs` reset to the
-    background and every step touching them drawn. The canvas is kept from one picture to the
-    next: copying the whole background for each picture cost more than drawing its steps. Rows
-    outside the runs are left as the last picture's steps made them; nothing reads them."""
-    canvases: dict[Hashable, Image.Image] = _local.__dict__.setdefault("canvases", {})
-    canvas = canvases.get(sketch.background_key)
+    """A canvas of the sketch's background (taken from the free ones: give it back with
+    `_give_back`), its rows of `runs` reset to the background and every step touching them
+    drawn. A canvas is kept from one picture to the next: copying the whole background for
+    each picture cost more than drawing its steps. Rows outside the runs are left as an
+    earlier picture's steps made them; nothing reads them."""
+    with _lock:
+        free = _free_canvases.get(sketch.background_key)
+        canvas = free.pop() if free else None
     bands = [band for first, last in runs for band in range(first, last + 1)]
     if canvas is None or canvas.size != sketch.size:
-        canvas = canvases[sketch.background_key] = sketch.background.copy()
+        canvas = sketch.background.copy()
     elif len(bands) * BAND * 2 > sketch.size[1]:
         canvas.paste(sketch.background)  # most of it: one copy (a cold cache's picture)
     else:
@@ -378,6 +380,13 @@ def _scratch(sketch: Sketch, runs: list[tuple[int, int]]) -> Image.Image:
             canvas.paste(_background_band(sketch, band), (0, band * BAND))
     sketch.draw_steps(canvas, bands)
     return canvas
+
+
+def _give_back(sketch: Sketch, canvas: Image.Image) -> None:
+    """A canvas from `_scratch`, free for the next picture: as many are kept as pictures were
+    drawn at once (one in a picture worker)."""
+    with _lock:
+        _free_canvases.setdefault(sketch.background_key, []).append(canvas)
 
 
 def _background_band(sketch: Sketch, band: int) -> Image.Image:
@@ -413,7 +422,11 @@ def _encode_bands(
 ) -> dict[int, tuple[bytes, int, int]]:
     width, height = sketch.size
     runs = _runs(missing)
-    rows = memoryview(_filtered_rows(_scratch(sketch, runs), runs, palette))
+    canvas = _scratch(sketch, runs)
+    try:
+        rows = memoryview(_filtered_rows(canvas, runs, palette))
+    finally:
+        _give_back(sketch, canvas)
     compressor = zlib.compressobj(LEVEL, zlib.DEFLATED, -15)
     out: dict[int, tuple[bytes, int, int]] = {}
     start = 0
