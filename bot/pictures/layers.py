@@ -13,6 +13,14 @@ bytes stand alone, and the zlib checksum is combined from the bands' own.
 The decoded picture is pixel for pixel what drawing every step on the whole image gives
 (tests/ui/test_pictures_layers.py checks it on every sample): the steps that are left out touch
 none of the rows that are drawn.
+
+What a click costs (scripts/bench_pictures.py, "along a game") is the bands it changes: drawing
+their steps, mapping their rows to the palette, compressing them. So the missing bands are
+drawn on a canvas of the background kept between pictures (only their rows reset, not the
+whole background copied), only their rows are mapped, straight into the PNG's row layout, and the
+sprites drawn again and again are pasted cheaply: a card face's opaque middle is copied
+without a mask, a name plate (a filled rounded rectangle) is a sprite drawn once. Each gives
+the same pixels as before (tests/ui/test_pictures_layers.py).
 """
 
 from __future__ import annotations
@@ -22,6 +30,7 @@ import threading
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -39,12 +48,14 @@ SHAPES = frozenset(
 # ImageDraw's drawing calls that a step cannot record (their rows are not in their arguments).
 UNRECORDED = frozenset({"text", "multiline_text", "bitmap", "point", "floodfill"})
 
-Step = tuple[int, int, Hashable, Callable[[Image.Image, ImageDraw.ImageDraw], None]]
+Apply = Callable[[Image.Image, ImageDraw.ImageDraw], None]  # draws a step on an image
+Step = tuple[int, int, Hashable, Apply]  # its first row, past its last, its key, its drawing
 
 
 def _frozen(value: Any) -> Hashable:
     if isinstance(value, list | tuple):
-        return tuple(_frozen(part) for part in value)
+        # Most arguments are flat (a box, a colour): one call for them, not one per number.
+        return tuple([_frozen(part) if isinstance(part, list | tuple) else part for part in value])
     return value  # type: ignore[no-any-return]
 
 
@@ -90,16 +101,163 @@ class _Recorder:
             return getattr(self._measure, name)
 
         def shape(*args: Any, **kwargs: Any) -> None:
-            xy = args[0] if args else kwargs["xy"]
-            top, bottom = _rows(xy, float(kwargs.get("width", 1)) + 1)
-            key = (name, _frozen(args), tuple(sorted((k, _frozen(v)) for k, v in kwargs.items())))
-
-            def apply(_image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
-                getattr(draw, name)(*args, **kwargs)
-
+            options = tuple(sorted((k, _frozen(v)) for k, v in kwargs.items()))
+            key = (name, _frozen(args), options)
+            top, bottom, apply = _shape_step(key)
             self._sketch.steps.append((top, bottom, key, apply))
 
         return shape
+
+
+@lru_cache(maxsize=8192)
+def _shape_step(
+    key: tuple[str, tuple[Any, ...], tuple[tuple[str, Any], ...]],
+) -> tuple[int, int, Apply]:
+    """A recorded shape's rows and drawing, from its key (its call, frozen), made once: a
+    picture's plates and boxes come back version after version."""
+    name, args, options = key
+    kwargs = dict(options)
+    xy = args[0] if args else kwargs["xy"]
+    top, bottom = _rows(xy, float(kwargs.get("width", 1)) + 1)
+    box = _whole_box(name, args, kwargs)
+    if box is not None:
+        return top, bottom, _plate_step(box, options)
+
+    def apply(_image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
+        getattr(draw, name)(*args, **kwargs)
+
+    return top, bottom, apply
+
+
+def _whole_box(
+    name: str, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> tuple[int, int, int, int] | None:
+    """The box of a filled rounded rectangle drawn at whole pixels (x0, y0, x1, y1), which
+    `_plate_step` can paste as a sprite; None for any other shape."""
+    if name != "rounded_rectangle" or len(args) != 1 or kwargs.get("fill") is None:
+        return None
+    box = tuple(args[0])
+    if len(box) != 4 or not all(type(part) is int for part in box):
+        return None
+    if not all(type(v) is int for k, v in kwargs.items() if k in ("radius", "width")):
+        return None
+    return box
+
+
+def _plate_step(box: tuple[int, int, int, int], options: tuple[tuple[str, Hashable], ...]) -> Apply:
+    """A filled rounded rectangle (a name plate, a box) pasted from a sprite of it, drawn once
+    per size and look: ImageDraw builds one from four pie slices and three rectangles, in
+    Python, each time. Its pixels are the ones drawing it here gives: a shape drawn at whole
+    pixels moved by whole pixels is the same shape, and its pixels are opaque or untouched."""
+    x0, y0, x1, y1 = box
+
+    def apply(image: Image.Image, _draw: ImageDraw.ImageDraw) -> None:
+        # Looked up when drawn: a kept step (see _shape_step) does not keep the sprite alive.
+        (dx, dy), pieces = _plate_pieces(x1 - x0, y1 - y0, options)
+        for piece, (px, py), masked in pieces:
+            image.paste(piece, (x0 + dx + px, y0 + dy + py), piece if masked else None)
+
+    return apply
+
+
+PLATE_MARGIN = 4  # px around a plate's sprite, in case a shape reaches past its box
+
+
+@lru_cache(maxsize=128)  # a plate is ~50 KB: a few MB
+def _plate_pieces(
+    width: int, height: int, options: tuple[tuple[str, Hashable], ...]
+) -> tuple[tuple[int, int], tuple[Piece, ...]]:
+    """A rounded rectangle from (0, 0) to (width, height), cropped to the pixels it colours:
+    the offset of that crop and its pieces (see _pieces)."""
+    margin = PLATE_MARGIN
+    canvas = Image.new("RGBA", (width + 1 + 2 * margin, height + 1 + 2 * margin), (0, 0, 0, 0))
+    corners = [margin, margin, margin + width, margin + height]
+    drawn: dict[str, Any] = dict(options)
+    ImageDraw.Draw(canvas).rounded_rectangle(corners, **drawn)
+    left, top, right, bottom = canvas.getchannel("A").getbbox() or (0, 0, 1, 1)
+    sprite = canvas.crop((left, top, right, bottom))
+    return (left - margin, top - margin), _split_sprite(sprite)
+
+
+Piece = tuple[Image.Image, tuple[int, int], bool]  # image, offset in the sprite, pasted masked
+
+SPLIT_AREA = 4000  # px: a smaller sprite is pasted whole (the pieces' calls cost more)
+SPLIT_BYTES = 24 * 1024 * 1024  # the pieces kept, about as much as the card faces' own cache
+_split: OrderedDict[Hashable, tuple[Piece, ...]] = OrderedDict()
+_split_lock = threading.Lock()
+_split_bytes = 0
+
+
+def _pieces(sprite: Image.Image, key: Hashable) -> tuple[Piece, ...]:
+    """`sprite` as pieces that paste to the same pixels: its opaque middle copied without a
+    mask (blending a card face through its alpha, pixel by pixel, was a large part of drawing
+    a band), the edges around it through their alpha. Kept by the sprite's key, the least
+    used dropped past SPLIT_BYTES."""
+    global _split_bytes
+    with _split_lock:
+        pieces = _split.get(key)
+        if pieces is not None:
+            _split.move_to_end(key)
+            return pieces
+    pieces = _split_sprite(sprite)
+    with _split_lock:
+        _split[key] = pieces
+        _split_bytes += _size(pieces)
+        while _split_bytes > SPLIT_BYTES and len(_split) > 1:
+            _split_bytes -= _size(_split.popitem(last=False)[1])
+    return pieces
+
+
+def _size(pieces: tuple[Piece, ...]) -> int:
+    return sum(piece.width * piece.height * 4 for piece, _xy, _masked in pieces)
+
+
+def _split_sprite(sprite: Image.Image) -> tuple[Piece, ...]:
+    """The pieces of `_pieces`; a small sprite, or one with no opaque middle, stays whole."""
+    whole: tuple[Piece, ...] = ((sprite, (0, 0), True),)
+    width, height = sprite.size
+    if sprite.mode != "RGBA" or width * height < SPLIT_AREA:
+        return whole
+    core = _opaque_core(sprite.getchannel("A"))
+    if core is None:
+        return whole
+    left, top, right, bottom = core
+    pieces: list[Piece] = [(sprite.crop(core).convert("RGB"), (left, top), False)]
+    above, below = (0, 0, width, top), (0, bottom, width, height)
+    beside = ((0, top, left, bottom), (right, top, width, bottom))
+    for box in (above, below, *beside):
+        if box[0] < box[2] and box[1] < box[3]:
+            edge = sprite.crop(box)
+            if edge.getchannel("A").getbbox() is not None:  # not wholly transparent
+                pieces.append((edge, (box[0], box[1]), True))
+    return tuple(pieces)
+
+
+def _opaque_core(alpha: Image.Image) -> tuple[int, int, int, int] | None:
+    """A box of the alpha band that is opaque throughout: the opaque run of the middle row
+    through its centre, grown up and down while those columns stay opaque."""
+    width, height = alpha.size
+    values = alpha.tobytes()
+    middle = height // 2
+    row = values[middle * width : (middle + 1) * width]
+    left = right = width // 2
+    if row[left] != 255:
+        return None
+    while left > 0 and row[left - 1] == 255:
+        left -= 1
+    while right < width and row[right] == 255:
+        right += 1
+    opaque_run = b"\xff" * (right - left)
+
+    def opaque(y: int) -> bool:
+        return values[y * width + left : y * width + right] == opaque_run
+
+    top, bottom = middle, middle + 1
+    while top > 0 and opaque(top - 1):
+        top -= 1
+    while bottom < height and opaque(bottom):
+        bottom += 1
+    return left, top, right, bottom
 
 
 class Sketch:
@@ -121,7 +279,8 @@ class Sketch:
         x, y = xy
 
         def apply(image: Image.Image, _draw: ImageDraw.ImageDraw) -> None:
-            image.paste(sprite, (x, y), sprite)
+            for piece, (dx, dy), masked in _pieces(sprite, key):
+                image.paste(piece, (x + dx, y + dy), piece if masked else None)
 
         self.steps.append((y, y + sprite.height, ("paste", key, x, y), apply))
 
@@ -154,12 +313,16 @@ class Sketch:
         """The picture: every step drawn, or only those touching `bands` (the other rows are
         then unfinished)."""
         image = self.background.copy()
+        self.draw_steps(image, bands)
+        return image
+
+    def draw_steps(self, image: Image.Image, bands: Iterable[int] | None = None) -> None:
+        """Every step on `image`, or only those touching `bands`."""
         draw = ImageDraw.Draw(image)
         wanted = None if bands is None else set(bands)
         for top, bottom, _key, apply in self.steps:
             if wanted is None or any(b in wanted for b in range(top // BAND, bottom // BAND + 1)):
                 apply(image, draw)
-        return image
 
     def band_keys(self) -> list[Hashable]:
         count = -(-self.size[1] // BAND)
@@ -173,6 +336,8 @@ class Sketch:
 # band key -> (deflate blocks, adler32 of the band's filtered rows, their length)
 _cache: OrderedDict[Hashable, tuple[bytes, int, int]] = OrderedDict()
 _lock = threading.Lock()  # where pictures fall back to threads, several may draw at once
+_free_canvases: dict[Hashable, list[Image.Image]] = {}  # by background key (see _scratch)
+_background_bands: dict[tuple[Hashable, int, int], Image.Image] = {}
 
 
 def adler32_combine(first: int, second: int, second_length: int) -> int:
@@ -185,31 +350,94 @@ def adler32_combine(first: int, second: int, second_length: int) -> int:
     return sum1 | (sum2 << 16)
 
 
+def _runs(bands: list[int]) -> list[tuple[int, int]]:
+    """Sorted bands as runs of neighbours: (first, last) each."""
+    runs: list[tuple[int, int]] = []
+    for band in bands:
+        if runs and runs[-1][1] == band - 1:
+            runs[-1] = (runs[-1][0], band)
+        else:
+            runs.append((band, band))
+    return runs
+
+
+def _scratch(sketch: Sketch, runs: list[tuple[int, int]]) -> Image.Image:
+    """A canvas of the sketch's background (taken from the free ones: give it back with
+    `_give_back`), its rows of `runs` reset to the background and every step touching them
+    drawn. A canvas is kept from one picture to the next: copying the whole background for
+    each picture cost more than drawing its steps. Rows outside the runs are left as an
+    earlier picture's steps made them; nothing reads them."""
+    with _lock:
+        free = _free_canvases.get(sketch.background_key)
+        canvas = free.pop() if free else None
+    bands = [band for first, last in runs for band in range(first, last + 1)]
+    if canvas is None or canvas.size != sketch.size:
+        canvas = sketch.background.copy()
+    elif len(bands) * BAND * 2 > sketch.size[1]:
+        canvas.paste(sketch.background)  # most of it: one copy (a cold cache's picture)
+    else:
+        for band in bands:
+            canvas.paste(_background_band(sketch, band), (0, band * BAND))
+    sketch.draw_steps(canvas, bands)
+    return canvas
+
+
+def _give_back(sketch: Sketch, canvas: Image.Image) -> None:
+    """A canvas from `_scratch`, free for the next picture: as many are kept as pictures were
+    drawn at once (one in a picture worker)."""
+    with _lock:
+        _free_canvases.setdefault(sketch.background_key, []).append(canvas)
+
+
+def _background_band(sketch: Sketch, band: int) -> Image.Image:
+    """A band of the sketch's background, cut once: resetting a canvas's band is one copy."""
+    key = (sketch.background_key, BAND, band)
+    cut = _background_bands.get(key)
+    if cut is None or cut.width != sketch.size[0]:
+        width, height = sketch.size
+        cut = sketch.background.crop((0, band * BAND, width, min(height, (band + 1) * BAND)))
+        _background_bands[key] = cut
+    return cut
+
+
+def _filtered_rows(image: Image.Image, runs: list[tuple[int, int]], palette: Image.Image) -> bytes:
+    """The rows of `runs`, one after another, mapped to the palette, each row led by its PNG
+    filter byte (0: none): each run is mapped and laid on one palette image a column wider,
+    whose first column is the filter bytes. Nearest colour, no dithering: a pixel's index is
+    its own, so rows mapped apart equal the whole picture's."""
+    width, height = image.size
+    boxes = [(0, first * BAND, width, min(height, (last + 1) * BAND)) for first, last in runs]
+    # Zeros: the filter bytes' column is already there.
+    gathered = Image.new("P", (width + 1, sum(box[3] - box[1] for box in boxes)))
+    y = 0
+    for box in boxes:
+        mapped = image.crop(box).quantize(palette=palette, dither=Image.Dither.NONE)
+        gathered.paste(mapped, (1, y))
+        y += box[3] - box[1]
+    return gathered.tobytes()
+
+
 def _encode_bands(
     sketch: Sketch, palette: Image.Image, missing: list[int], keys: list[Hashable]
 ) -> dict[int, tuple[bytes, int, int]]:
     width, height = sketch.size
-    image = sketch.image(missing)
-    # One mapping to the palette for the rows from the first missing band to the last: each
-    # call sets up a colour cache that costs as much as mapping several bands. Nearest colour,
-    # no dithering: a pixel's index is its own, so rows mapped apart equal the whole picture's.
-    top = missing[0] * BAND
-    bottom = min(height, (missing[-1] + 1) * BAND)
-    raw = (
-        image.crop((0, top, width, bottom))
-        .quantize(palette=palette, dither=Image.Dither.NONE)
-        .tobytes()
-    )
+    runs = _runs(missing)
+    canvas = _scratch(sketch, runs)
+    try:
+        rows = memoryview(_filtered_rows(canvas, runs, palette))
+    finally:
+        _give_back(sketch, canvas)
     compressor = zlib.compressobj(LEVEL, zlib.DEFLATED, -15)
     out: dict[int, tuple[bytes, int, int]] = {}
+    start = 0
     for band in missing:
-        start = (band * BAND - top) * width
-        end = (min(height, (band + 1) * BAND) - top) * width
-        rows = b"".join(b"\0" + raw[r : r + width] for r in range(start, end, width))
+        end = start + (min(height, (band + 1) * BAND) - band * BAND) * (width + 1)
+        band_rows = rows[start:end]
         # A full flush ends the band's blocks on a byte with nothing referring back: they
         # stand alone, whatever band comes before them in a later picture.
-        blocks = compressor.compress(rows) + compressor.flush(zlib.Z_FULL_FLUSH)
-        out[band] = (blocks, zlib.adler32(rows), len(rows))
+        blocks = compressor.compress(band_rows) + compressor.flush(zlib.Z_FULL_FLUSH)
+        out[band] = (blocks, zlib.adler32(band_rows), end - start)
+        start = end
     with _lock:
         for band, encoded in out.items():
             _cache[keys[band]] = encoded

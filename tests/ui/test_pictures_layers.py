@@ -12,7 +12,7 @@ import zlib
 import pytest
 from PIL import Image, ImageDraw
 
-from bot.pictures import layers, samples, seat, table
+from bot.pictures import cards, layers, samples, seat, table
 from bot.pictures.scene import scene_of, seat_scene_of
 
 
@@ -125,3 +125,49 @@ def test_a_texts_rows_are_the_rows_it_colours(text: str, anchor: str) -> None:
             continue  # nothing drawn (no letter the fonts have)
         assert top <= box[1] and box[3] <= bottom, (size, box, (top, bottom))
         assert bottom - top <= 2 * size + 4  # and no more than the letters' own height
+
+
+def _noise(size: tuple[int, int]) -> Image.Image:
+    """A background of every colour, so a pixel pasted wrong cannot match by chance."""
+    width, height = size
+    return Image.frombytes("RGB", size, bytes((i * 7919) % 251 for i in range(width * height * 3)))
+
+
+def test_a_sprite_pasted_in_pieces_is_the_sprite_pasted_whole() -> None:
+    """Issue 31: a large sprite is pasted as its opaque middle (no mask) and its edges (through
+    their alpha): every card face as the pictures draw them gives the pixels of one paste."""
+    sprites = {
+        ("card", code, width, look): seat._sprite(code, width, look, "euchre")
+        for code in cards.deck_codes()
+        for width in (table.CARD, seat.HAND_CARD, seat.TABLE_CARD)
+        for look in ("", "gold", "dim", "grey")
+    }
+    for key, sprite in sprites.items():
+        whole = _noise((sprite.width + 6, sprite.height + 6))
+        pieces = whole.copy()
+        whole.paste(sprite, (3, 3), sprite)
+        for piece, (dx, dy), masked in layers._pieces(sprite, key):
+            pieces.paste(piece, (3 + dx, 3 + dy), piece if masked else None)
+        assert pieces.tobytes() == whole.tobytes(), key
+
+
+@pytest.mark.parametrize("radius", [0, 3, 10, 14, 40])
+@pytest.mark.parametrize("outline", [None, (250, 250, 250)])
+def test_a_plate_pasted_from_its_sprite_is_the_plate_drawn(
+    radius: int, outline: tuple[int, int, int] | None
+) -> None:
+    """Issue 31: a filled rounded rectangle at whole pixels is pasted from a sprite drawn once:
+    the same pixels as ImageDraw drawing it there, whatever its size, place and outline."""
+    for index, (width, height) in enumerate([(1, 1), (8, 28), (12, 12), (110, 28), (203, 67)]):
+        for x, y in ((0, 0), (5 + index, 17), (-3, 40)):
+            kwargs: dict[str, object] = {"radius": radius, "fill": (246, 243, 232)}
+            if outline is not None:
+                kwargs.update(outline=outline, width=1 + index % 3)
+            box = [x, y, x + width, y + height]
+            drawn = _noise((260, 140))
+            pasted = drawn.copy()
+            ImageDraw.Draw(drawn).rounded_rectangle(box, **kwargs)  # type: ignore[arg-type]
+            sketch = layers.Sketch(pasted, ("test",))
+            sketch.draw.rounded_rectangle(box, **kwargs)
+            sketch.draw_steps(pasted)
+            assert pasted.tobytes() == drawn.tobytes(), (box, kwargs)
