@@ -29,7 +29,10 @@ async def open_hand(driver: TableDriver, world: World) -> Message:
     lobby = await driver.open(world.alice, "truco new")
     await driver.sit(lobby, [], 3, world.alice)
     await driver.start(lobby, world.alice)
-    return await world.alice.click(driver.message, HAND_BUTTON)
+    hand = await world.alice.click(driver.message, HAND_BUTTON)
+    # On a busy machine the hand may be opened while the deal still waits for its cut (fair-v2):
+    # the live hand message shows them once they are dealt.
+    return await hand.wait_until(lambda m: len(card_buttons(m)) == 3, timeout=15)
 
 
 def card_buttons(hand: Message) -> dict[str, dict[str, object] | None]:
