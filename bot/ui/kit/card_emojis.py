@@ -18,6 +18,7 @@ import logging
 
 import discord
 
+from bot.pictures import render_pool
 from bot.pictures.cards import deck_codes, emoji_png
 from bot.ui.kit.budget import GlobalBudget, Priority
 
@@ -76,7 +77,9 @@ class CardEmojis:
             name = emoji_name(code)
             emoji = existing.get(name)
             if emoji is None:
-                image = await asyncio.to_thread(emoji_png, code)
+                # Drawn by the pictures' worker, not a thread here: 53 drawings right after
+                # a start took the GIL from the first commands' answers on a loaded machine.
+                image = await render_pool.render_job(emoji_png, code)
                 await self._budget.take(Priority.REST)
                 try:
                     emoji = await client.create_application_emoji(name=name, image=image)
