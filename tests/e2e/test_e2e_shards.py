@@ -300,6 +300,7 @@ async def test_two_shard_processes_one_database_sigkill_and_restart(
     """Issue 14 must-show: two bot processes (shard 0 and 1 of 2), one database, tables in
     guilds of both shards played by simulated people; shard 1 SIGKILLed mid-game and
     restarted; every game finished; results counted once."""
+    codes = deck_codes()
     async with sharded_emulator() as emu:
         guilds = [emu.add_guild(f"Shard {i}", shard=(i, SHARDS)) for i in range(SHARDS)]
         runs: list[Run] = []
@@ -360,6 +361,11 @@ async def test_two_shard_processes_one_database_sigkill_and_restart(
                 assert {row.user_id: row.games for row in board.rows} == {
                     p.id: 1 for p in run.people
                 }
+            # The emojis are uploaded in the background while people play (drawn by a niced
+            # worker): on a loaded machine the last ones may come after the games.
+            await emu.wait_for(
+                lambda: len(emu.application_emojis) >= len(codes), timeout=60, what="every emoji"
+            )
             for process in processes:
                 await process.stop()
         finally:
@@ -376,7 +382,7 @@ async def test_two_shard_processes_one_database_sigkill_and_restart(
         assert Counter(s.shard_id for s in emu.gateway.identified) == {0: 1, 1: 2}
         # The card emojis were uploaded once, by shard 0's process only.
         assert sorted(e["name"] for e in emu.application_emojis.values()) == sorted(
-            emoji_name(code) for code in deck_codes()
+            emoji_name(code) for code in codes
         )
         errors = [line for p in processes for line in p.error_lines()]
         assert not errors, "\n".join(errors)
