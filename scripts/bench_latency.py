@@ -53,8 +53,9 @@ clicks Play again. So a table moves as fast as its people think and its bot seat
    edits sent, gc): traced bytes still held / tables = Python heap per table, with the RSS
    growth (an upper bound: SQLite's cache, allocator slack, tracemalloc's own records) and the
    largest allocation sites. A table's state grows with its game (action log, engine events),
-   so the same tables then play as many moves again: the growth per action, by area of the
-   code, gives the size at mid-game (MID_GAME_ACTIONS actions), the figure for the target.
+   so the same tables then play on until they average MID_GAME_ACTIONS actions and are
+   measured again there: the size at mid-game, the figure for the target, and what the actions
+   in between added, by area of the code.
 3. When p99 misses its target at the largest size (or with `--profile`): the likeliest cause from
    those figures, and a cProfile of the bot process for `--profile-seconds` under that load (the
    functions with the most own time and the most cumulative time).
@@ -143,6 +144,7 @@ MID_GAME_TIMEOUT = 400.0
 # Actions in half a game: a Euchre game to 10 takes about 200-270 actions, a Truco game to 12
 # about 60-120; the tables alternate.
 MID_GAME_ACTIONS = 100
+MID_GAME_MOVES = 4  # people's moves a table between two looks at how far the tables are
 MEMORY_RUN_CLICKS = 16  # clicks in flight at once while tracemalloc slows the bot down
 STALL = 15.0  # seconds a person called on waits for any change before looking again
 
@@ -1537,7 +1539,9 @@ async def play_to_mid_game(state: World, tables: list[BenchTable], moves: int) -
 
 
 async def memory_run(args: argparse.Namespace) -> tuple[float, float, float]:
-    """Bytes per active table at `--mid-moves` moves, and what each further action adds."""
+    """Bytes per active table early in a game (`--mid-moves` moves of their people) and at
+    mid-game (played on to MID_GAME_ACTIONS actions a table and measured there), and what each
+    action added between the two."""
     count: int = args.memory_tables
     warm: int = args.warm_tables
     moves: int = args.mid_moves
@@ -1556,26 +1560,33 @@ async def memory_run(args: argparse.Namespace) -> tuple[float, float, float]:
             table.gate = gate
         await open_tables(new, concurrency=8)  # tracemalloc slows the bot down several times
         await play_to_mid_game(state, new, moves)
-        active, actions_mid, versions_mid = await state.bot.ask("idle")
+        active, actions_early, versions_early = await state.bot.ask("idle")
         traced, rss_after, sites = await state.bot.ask("measure", "all", args.memory_sites)
         print(
-            f"measured at {(actions_mid - actions_before) / count:.0f} actions a table: "
+            f"measured at {(actions_early - actions_before) / count:.0f} actions a table: "
             f"{traced / count / 1024:.1f} KB per table (Python heap), "
             f"{(rss_after - rss_before) / count / 1024:.1f} KB RSS",
             flush=True,
         )
-        # The same tables, further on: what an action adds (the action log, the game's events).
-        await play_to_mid_game(state, new, 2 * moves)
-        _, _, versions_later = await state.bot.ask("idle")
-        traced_later, _, growth = await state.bot.ask("measure", "growth", args.memory_sites)
+        # The same tables played on to mid-game and measured there, not extrapolated: a table
+        # keeps only its last two hands' events (bot/tables/games.py), so its first actions
+        # grow it faster than later ones (21 actions extrapolated said 35 KB at 100; measured,
+        # it held 26 KB).
+        actions_mid = actions_early
+        while (actions_mid - actions_before) / count < MID_GAME_ACTIONS:
+            moves += MID_GAME_MOVES
+            await play_to_mid_game(state, new, moves)
+            _, actions_mid, versions_mid = await state.bot.ask("idle")
+        traced_mid, _, growth = await state.bot.ask("measure", "growth", args.memory_sites)
         await state.bot.ask("untrace")
     per_table = float(traced) / count
-    more_actions = max(1, versions_later - versions_mid)
-    per_action = (traced_later - traced) / more_actions
-    actions_each = (actions_mid - actions_before) / count
-    at_100 = per_table + per_action * (MID_GAME_ACTIONS - actions_each)
+    more_actions = max(1, versions_mid - versions_early)
+    per_action = (traced_mid - traced) / more_actions
+    actions_each = (actions_early - actions_before) / count
+    actions_at_mid = (actions_mid - actions_before) / count
+    at_mid = float(traced_mid) / count
     print(
-        f"{count} tables opened and played to {moves} moves of their people each "
+        f"{count} tables opened and played to {args.mid_moves} moves of their people each "
         f"({actions_each:.0f} actions on average, the bot seats' included), after {warm} "
         f"warm-up tables; {active} active tables in the bot:"
     )
@@ -1589,10 +1600,10 @@ async def memory_run(args: argparse.Namespace) -> tuple[float, float, float]:
         "cache, allocator slack, tracemalloc's own records)"
     )
     print(
-        f"  each further action adds {per_action:.0f} B (the same tables played on, "
-        f"{more_actions} more actions): a table holds about {at_100 / 1024:.1f} KB at "
-        f"{MID_GAME_ACTIONS} actions (mid-game), "
-        f"{(per_table + per_action * (200 - actions_each)) / 1024:.1f} KB at 200 (a long game)"
+        f"  played on to {moves} moves ({actions_at_mid:.0f} actions a table, {more_actions} "
+        f"more in all): {at_mid / 1024:.1f} KB per table at mid-game (Python heap), "
+        f"{per_action:.0f} B per action in between; at 200 actions (a long game) at most "
+        f"{(at_mid + max(0.0, per_action) * (200 - actions_at_mid)) / 1024:.1f} KB"
     )
     print("  largest allocation sites, per table (the allocating frame nearest to the project):")
     for site, size, blocks in sites[: args.memory_sites]:
@@ -1600,7 +1611,7 @@ async def memory_run(args: argparse.Namespace) -> tuple[float, float, float]:
     print("  what the further actions added, per action, by area of the code:")
     for site, size, blocks in growth[: max(8, args.memory_sites)]:
         print(f"    {size / more_actions:9.0f} B  {blocks / more_actions:6.2f} blocks  {site}")
-    return per_table, actions_each, at_100
+    return per_table, actions_each, at_mid
 
 
 # --- main ---------------------------------------------------------------------------------------
