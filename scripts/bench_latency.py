@@ -1749,7 +1749,7 @@ def compare(args: argparse.Namespace) -> None:
                         for line in lines
                         if line.split()[:1] == [str(size)]
                         or "KB per table (Python heap)" in line
-                        or "each further action adds" in line
+                        or "per table at mid-game" in line
                     ]
                     print("\n".join(shown), flush=True)
                     if done.returncode != 0 or not out.exists():
