@@ -1570,20 +1570,22 @@ async def memory_run(args: argparse.Namespace) -> tuple[float, float, float]:
         )
         # The same tables played on to mid-game and measured there, not extrapolated: a table
         # keeps only its last two hands' events (bot/tables/games.py), so its first actions
-        # grow it faster than later ones (21 actions extrapolated said 35 KB at 100; measured,
-        # it held 26 KB).
-        actions_mid = actions_early
-        while (actions_mid - actions_before) / count < MID_GAME_ACTIONS:
+        # grow it faster than later ones. How far: the actions a table had at the first
+        # measure and those played since (by the versions: a table whose game ended and began
+        # again counts all it played).
+        played = (actions_early - actions_before) / count
+        versions_mid = versions_early
+        while played + (versions_mid - versions_early) / count < MID_GAME_ACTIONS:
             moves += MID_GAME_MOVES
             await play_to_mid_game(state, new, moves)
-            _, actions_mid, versions_mid = await state.bot.ask("idle")
+            _, _, versions_mid = await state.bot.ask("idle")
         traced_mid, _, growth = await state.bot.ask("measure", "growth", args.memory_sites)
         await state.bot.ask("untrace")
     per_table = float(traced) / count
     more_actions = max(1, versions_mid - versions_early)
     per_action = (traced_mid - traced) / more_actions
     actions_each = (actions_early - actions_before) / count
-    actions_at_mid = (actions_mid - actions_before) / count
+    actions_at_mid = actions_each + more_actions / count
     at_mid = float(traced_mid) / count
     print(
         f"{count} tables opened and played to {args.mid_moves} moves of their people each "
