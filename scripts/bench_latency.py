@@ -144,6 +144,8 @@ MID_GAME_TIMEOUT = 400.0
 # Actions in half a game: a Euchre game to 10 takes about 200-270 actions, a Truco game to 12
 # about 60-120; the tables alternate.
 MID_GAME_ACTIONS = 100
+# How a finished game's table message begins (bot/texts/en.py "result.content", older bots too).
+GAME_OVER = "Game over — "
 MID_GAME_MOVES = 4  # people's moves a table between two looks at how far the tables are
 MEMORY_RUN_CLICKS = 16  # clicks in flight at once while tracemalloc slows the bot down
 STALL = 15.0  # seconds a person called on waits for any change before looking again
@@ -619,6 +621,7 @@ class BenchTable:
         self.version = 0  # of the state the table message shows
         self.content = ""
         self.over = False
+        self.ended = False
         self._seen: dict[int, int] = {}  # message id -> versions looked at
         self._changed = asyncio.Event()
         self.moves = 0  # actions clicked by this table's people
@@ -651,6 +654,8 @@ class BenchTable:
             [latest.content, *(c.get("content") or "" for _, c in parts if c.get("type") == 10)]
         )
         self.over = any(c.get("label") == "Play again" for _, c in parts)
+        # A game over without "Play again" (an older bot's, --compare): the table is done.
+        self.ended = not self.over and self.content.startswith(GAME_OVER)
         self._changed.set()
         self._changed = asyncio.Event()
 
@@ -1512,13 +1517,13 @@ async def play_to_mid_game(state: World, tables: list[BenchTable], moves: int) -
     pending = set(tables)
 
     def done_with(table: BenchTable) -> Callable[[], bool]:
-        return lambda: table.moves >= moves or state.stop.is_set()
+        return lambda: table.moves >= moves or table.ended or state.stop.is_set()
 
     tasks = [asyncio.create_task(t.play(done_with(t))) for t in tables]
     state.tasks += tasks
     began = time.perf_counter()
     while pending:
-        pending = {t for t in pending if t.moves < moves}
+        pending = {t for t in pending if t.moves < moves and not t.ended}
         for task in tasks:
             if task.done() and not task.cancelled() and task.exception() is not None:
                 raise RuntimeError("a simulated person failed") from task.exception()
@@ -1576,6 +1581,8 @@ async def memory_run(args: argparse.Namespace) -> tuple[float, float, float]:
         played = (actions_early - actions_before) / count
         versions_mid = versions_early
         while played + (versions_mid - versions_early) / count < MID_GAME_ACTIONS:
+            if all(t.ended for t in new):
+                break  # an older bot's games that ended for good (no "Play again")
             moves += MID_GAME_MOVES
             await play_to_mid_game(state, new, moves)
             _, _, versions_mid = await state.bot.ask("idle")
