@@ -123,6 +123,7 @@ if BOT_ROOT:
 from PIL import Image  # noqa: E402
 
 from bot import event_loop  # noqa: E402
+from bot.texts import t as catalog_text  # noqa: E402
 
 try:
     from bot.ui.kit.custom_ids import parse_game_action
@@ -144,8 +145,8 @@ MID_GAME_TIMEOUT = 400.0
 # Actions in half a game: a Euchre game to 10 takes about 200-270 actions, a Truco game to 12
 # about 60-120; the tables alternate.
 MID_GAME_ACTIONS = 100
-# How a finished game's table message begins (bot/texts/en.py "result.content", older bots too).
-GAME_OVER = "Game over — "
+# How a finished game's table message begins (its catalog text, the same in older bots).
+GAME_OVER = catalog_text("result.content").split("{", 1)[0]
 MID_GAME_MOVES = 4  # people's moves a table between two looks at how far the tables are
 MEMORY_RUN_CLICKS = 16  # clicks in flight at once while tracemalloc slows the bot down
 STALL = 15.0  # seconds a person called on waits for any change before looking again
@@ -1578,9 +1579,9 @@ async def memory_run(args: argparse.Namespace) -> tuple[float, float, float]:
         # grow it faster than later ones. How far: the actions a table had at the first
         # measure and those played since (by the versions: a table whose game ended and began
         # again counts all it played).
-        played = (actions_early - actions_before) / count
+        actions_each = (actions_early - actions_before) / count
         versions_mid = versions_early
-        while played + (versions_mid - versions_early) / count < MID_GAME_ACTIONS:
+        while actions_each + (versions_mid - versions_early) / count < MID_GAME_ACTIONS:
             if all(t.ended for t in new):
                 break  # an older bot's games that ended for good (no "Play again")
             moves += MID_GAME_MOVES
@@ -1591,7 +1592,6 @@ async def memory_run(args: argparse.Namespace) -> tuple[float, float, float]:
     per_table = float(traced) / count
     more_actions = max(1, versions_mid - versions_early)
     per_action = (traced_mid - traced) / more_actions
-    actions_each = (actions_early - actions_before) / count
     actions_at_mid = actions_each + more_actions / count
     at_mid = float(traced_mid) / count
     print(
