@@ -7,7 +7,8 @@
 - euchre hard vs the hard of commit 06afc71 (its search loaded with `git show`, at its budget
   then: 350 play-outs), default options: points per hand (part old);
 - euchre normal vs the rule player (easy), default options: points per hand;
-- truco hard vs the rule player, and vs an always-raise bluffer: games to 12 won;
+- truco hard vs the rule player, and vs an always-raise bluffer: games to 12 won (the issue's
+  bluffer plays its cards at random; part bluffer-rules: one that plays them like the rule player);
 - truco: two hard bots that signal (sinais) and read each other vs two hard bots without
   (part signals): games to 12 won;
 - milliseconds per decision, p50 / p99 / max, per game and level (decisions with one legal
@@ -19,8 +20,9 @@ sample of the interval. Usage:
 
     .venv/bin/python scripts/bench_ai.py [--hands 2000] [--games 400] [--jobs 2] [--part all]
 
-Parts: ismcts, ismcts10k, old, normal, truco, bluffer, signals, latency, all. `--signals`: in
-the truco and bluffer parts the hard pair signals (sinais), as bots do at a default table.
+Parts: ismcts, ismcts10k, old, normal, truco, bluffer, bluffer-rules, signals, latency, all.
+`--signals`: in the truco and bluffer parts the hard pair signals (sinais), as bots do at a
+default table.
 A long run: nohup ... > /tmp/bench_ai.txt &
 """
 
@@ -307,9 +309,20 @@ def normal_chunk(first: int, count: int) -> tuple[list[float], Times, dict[str, 
 # --- truco hard vs the rule player / an always-raise bluffer ------------------------------------
 
 
-def bluffer(game: Any, seat: int) -> str:
-    """Raises whenever it may, accepts every ask it cannot raise, plays the hand of ten, and
-    plays its cards like the rule player."""
+def bluffer(game: Any, seat: int, rng: random.Random) -> str:
+    """The issue's always-raise bluffer: raises whenever it may, accepts every ask it cannot
+    raise, plays the hand of ten, and plays a legal card at random: the bluffer the issue
+    measured 06afc71's hard against (scripts/bench_truco_rev.py gives that hard the issue's
+    figure against it; against `rules_bluffer` it wins far less)."""
+    legal = game.legal_actions(seat)
+    for action in ("raise", "accept"):
+        if action in legal:
+            return action
+    return str(legal[rng.randrange(len(legal))])
+
+
+def rules_bluffer(game: Any, seat: int, rng: random.Random) -> str:
+    """A harder bluffer: the same betting, its cards played like the rule player's."""
     legal = game.legal_actions(seat)
     for action in ("raise", "accept"):
         if action in legal:
@@ -317,7 +330,7 @@ def bluffer(game: Any, seat: int) -> str:
     return truco_rules.choose_action(game, seat)
 
 
-def hard_truco(game: Any, seat: int) -> str:
+def hard_truco(game: Any, seat: int, rng: random.Random) -> str:
     """A hard truco bot that neither signals nor reads signals (no signal is sent to it)."""
     legal = game.legal_actions(seat)
     if len(legal) == 1:
@@ -334,12 +347,18 @@ def truco_chunk(
     times: Times = {}
     pairs = []
     hands = 0
-    others = {"rules": truco_rules.choose_action, "bluffer": bluffer, "signals": hard_truco}
+    others: dict[str, Callable[[Any, int, random.Random], str]] = {
+        "rules": lambda game, seat, _rng: truco_rules.choose_action(game, seat),
+        "bluffer": bluffer,
+        "bluffer-rules": rules_bluffer,
+        "signals": hard_truco,
+    }
     other = others[opponent]
     for index in range(first, first + count):
         won = 0
         for team in (0, 1):
             game = new_truco(TrucoOptions(), 5_000_000 + index)
+            rng = random.Random(index)  # the bluffer's random cards: reproducible by seed
             while not game.is_over:
                 seat = game.to_act[0]
                 if (signals or opponent == "signals") and seat % 2 == team:
@@ -362,7 +381,7 @@ def truco_chunk(
                             search_seed(index, len(game.actions), seat),
                         )
                 else:
-                    action = other(game, seat)
+                    action = other(game, seat, rng)
                 game.apply(seat, action)
             won += game.winner == team
             hands += game.hand_number + 1
@@ -513,6 +532,7 @@ def main() -> None:
             "normal",
             "truco",
             "bluffer",
+            "bluffer-rules",
             "signals",
             "latency",
             "all",
@@ -532,7 +552,7 @@ def main() -> None:
             pooled(path)
         return
     print(f"iterations per decision: {ITERATIONS}", flush=True)
-    every = ("ismcts", "old", "normal", "truco", "bluffer", "signals")
+    every = ("ismcts", "old", "normal", "truco", "bluffer", "bluffer-rules", "signals")
     parts = every if args.part == "all" else (args.part,)
     if args.part in ("latency", "all"):
         latency_part(60)
@@ -557,20 +577,21 @@ def main() -> None:
             title = f"euchre normal vs the rule player (easy), {2 * len(pairs)} hands"
             figure = f"points per hand {interval(pairs)}   (target >= +0.30)"
         else:
-            opponent = {"truco": "rules", "bluffer": "bluffer", "signals": "signals"}[part]
+            opponent = {"truco": "rules", "signals": "signals"}.get(part, part)
             pairs, times, counts = run(
                 truco_chunk, args.games // 2, args.jobs, opponent, args.signals, first=args.first
             )
-            target = {"truco": "70", "bluffer": "80", "signals": "50"}[part]
+            target = {"truco": "70", "bluffer": "80", "signals": "50"}.get(part)
             who = {
                 "truco": "the rule player",
-                "bluffer": "an always-raise bluffer",
+                "bluffer": "an always-raise bluffer (random cards)",
+                "bluffer-rules": "an always-raise bluffer playing cards like the rule player",
                 "signals": "hard without signals (ours signal)",
             }[part]
             title = f"truco hard vs {who}, {2 * len(pairs)} games to 12 ({counts['hands']} hands)"
             if args.signals and part != "signals":
                 title += ", our pair signalling (sinais)"
-            figure = f"games won {share(pairs)}   (target >= {target}%)"
+            figure = f"games won {share(pairs)}" + (f"   (target >= {target}%)" if target else "")
         print(f"\n{title}  [{time.perf_counter() - start:.0f} s]", flush=True)
         print(f"  {figure}", flush=True)
         print_times(times)
@@ -584,7 +605,7 @@ def main() -> None:
 def pooled(path: str) -> None:
     """The interval of every pair saved in `path` (one part's file of --save)."""
     values = [float(line) for line in Path(path).read_text(encoding="utf-8").split()]
-    games = path.rsplit(".", 1)[-1] in ("truco", "bluffer", "signals")
+    games = path.rsplit(".", 1)[-1] in ("truco", "bluffer", "bluffer-rules", "signals")
     label = f"games won {share(values)}" if games else f"points per hand {interval(values)}"
     print(f"{path}: {len(values)} pairs ({2 * len(values)} hands or games)  {label}")
 

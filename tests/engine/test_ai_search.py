@@ -234,6 +234,21 @@ def test_truco_win_chance_weighs_the_score() -> None:
     assert win_chance(10, 0, 12) > win_chance(6, 0, 12) > win_chance(0, 0, 12)
 
 
+def test_truco_win_chance_knows_the_hand_of_ten() -> None:
+    """T13, T14: a pair at ten plays its hand of ten (worth 4) when it pays, else gives 2; at
+    ten each the iron hand decides the game. So ten is no sure game: the other pair still has
+    hands of ten to win or see refused, and one refused costs less than one lost."""
+    assert win_chance(10, 10, 12) == pytest.approx(0.5)
+    assert win_chance(10, 10, 12, 0.6) == pytest.approx(0.6)
+    assert win_chance(10, 0, 12) < 0.95  # counted in 2-point hands alone it was 0.98
+    assert win_chance(10, 2, 12) > win_chance(10, 4, 12)
+    assert win_chance(2, 10, 12) < win_chance(4, 10, 12)
+    # The two pairs' chances add up to 1, at ten or not.
+    for ours, theirs in ((10, 4), (4, 10), (10, 8), (0, 0), (6, 2), (8, 10)):
+        both = win_chance(ours, theirs, 12, 0.6) + win_chance(theirs, ours, 12, 0.4)
+        assert both == pytest.approx(1.0)
+
+
 def test_truco_search_runs_from_a_hand_of_ten() -> None:
     """T13: at 10 points the pair sees both hands; the search decides play or run from them
     (and the starting score reaches the look-ahead engine)."""
