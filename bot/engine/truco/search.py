@@ -702,8 +702,7 @@ def choose(view: dict[str, Any], history: list[tuple[int, str]], iterations: int
 
 # Our chance to take a later hand against a pair that raises whatever it holds, above a coin.
 # Against the bluffer (scripts/bench_ai.py --part bluffer, 1000 games paired by seed): 0.15
-# wins +1.7 +- 1.6 points more games than 0.1, and 0.2 -0.9 +- 1.8 fewer than 0.15. An empirical
-# check: the hard pair's chance from 0-2 and 0-4 against the bluffer fits 0.65 best.
+# wins +1.7 +- 1.6 points more games than 0.1, and 0.2 -0.9 +- 1.8 fewer than 0.15.
 EDGE = 0.15
 # The same against any pair (0: none). Measured at 0.05: better against the bluffer, worse
 # against the rule player (it runs often; a bot that stakes less harvests fewer of its runs).
