@@ -309,25 +309,26 @@ def normal_chunk(first: int, count: int) -> tuple[list[float], Times, dict[str, 
 # --- truco hard vs the rule player / an always-raise bluffer ------------------------------------
 
 
-def bluffer(game: Any, seat: int, rng: random.Random) -> str:
-    """The issue's always-raise bluffer: raises whenever it may, accepts every ask it cannot
-    raise, plays the hand of ten, and plays a legal card at random: the bluffer the issue
-    measured 06afc71's hard against (scripts/bench_truco_rev.py gives that hard the issue's
-    figure against it; against `rules_bluffer` it wins far less)."""
-    legal = game.legal_actions(seat)
+def _always_raise(legal: list[str]) -> str | None:
+    """The bluffer's bet: it raises whenever it may and accepts every ask it cannot raise
+    (the hand of ten included); None: a card is to be played."""
     for action in ("raise", "accept"):
         if action in legal:
             return action
-    return str(legal[rng.randrange(len(legal))])
+    return None
+
+
+def bluffer(game: Any, seat: int, rng: random.Random) -> str:
+    """The issue's always-raise bluffer: `_always_raise`, and a legal card at random.
+    scripts/bench_truco_rev.py gives 06afc71's hard the issue's figure against it (and far
+    less against `rules_bluffer`)."""
+    legal = game.legal_actions(seat)
+    return _always_raise(legal) or str(legal[rng.randrange(len(legal))])
 
 
 def rules_bluffer(game: Any, seat: int, rng: random.Random) -> str:
-    """A harder bluffer: the same betting, its cards played like the rule player's."""
-    legal = game.legal_actions(seat)
-    for action in ("raise", "accept"):
-        if action in legal:
-            return action
-    return truco_rules.choose_action(game, seat)
+    """A harder bluffer: `_always_raise`, and its cards played like the rule player's."""
+    return _always_raise(game.legal_actions(seat)) or truco_rules.choose_action(game, seat)
 
 
 def hard_truco(game: Any, seat: int, rng: random.Random) -> str:

@@ -6,10 +6,10 @@ bluffer and the rule player of scripts/bench_ai.py can be checked against the on
         [--games 1000] [--first 0] [--jobs 2]
 
 REV is a commit (its `bot/` is taken with `git archive`) or `.` for this tree. Each seed is
-played twice with the seats swapped, as in bench_ai.py (seeds 5,000,000 + index, 800 play-outs
-a decision, the seed of each decision from the commit's own `search_seed`). The bluffer raises
-whenever it may, accepts every ask it cannot raise, and plays a legal card at random (bluffer)
-or like the rule player (bluffer-rules); the rule player is the commit's own.
+played twice with the seats swapped, as in bench_ai.py: seeds 5,000,000 + index, REV's hard at
+REV's budget, each decision's seed from REV's `search_seed`. The bluffer raises whenever it may,
+accepts every ask it cannot raise, and plays a legal card at random (bluffer) or like the rule
+player (bluffer-rules); the rule player is REV's own.
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-HARD = 800
 
 
 def _tree(rev: str, into: str) -> str:
@@ -48,7 +47,9 @@ def _games(root: str, opponent: str, first: int, count: int) -> list[float]:
     sys.path.insert(0, root)  # a fresh worker process: REV's `bot` is the one imported
     from bot.engine.truco import Options, new_game, search
     from bot.engine.truco import bot_player as rules
-    from bot.tables.bot_moves import search_seed
+    from bot.tables.bot_moves import ITERATIONS, search_seed
+
+    hard = ITERATIONS["truco"]["hard"]  # REV's hard at its own budget
 
     def other(game: Any, seat: int, rng: random.Random) -> str:
         legal = game.legal_actions(seat)
@@ -74,7 +75,7 @@ def _games(root: str, opponent: str, first: int, count: int) -> list[float]:
                         action = legal[0]
                     else:
                         seed = search_seed(index, len(game.actions), seat)
-                        action = search.choose_action(game, seat, HARD, seed)
+                        action = search.choose_action(game, seat, hard, seed)
                 else:
                     action = other(game, seat, rng)
                 game.apply(seat, action)
