@@ -49,9 +49,11 @@ log = logging.getLogger(__name__)
 
 FILENAME = "seat.png"
 URL = f"attachment://{FILENAME}"
-# Seconds a hand update waits for its picture before the text goes alone (a picture takes
-# ~10 ms in the worker; this is for a worker that is starting or starved).
-PICTURE_WAIT = 2.5
+# Seconds a new hand message ("Show my hand", Refresh) waits for its picture before the text
+# goes alone and the live hand brings the picture. A picture takes ~5 ms in the worker. At 2.5 s,
+# a starved worker (200 busy tables, 2 cores) held these answers until the 2 s deferral: ack
+# p99 2.1 s (scripts/bench_latency.py --compare, issue 31).
+PICTURE_WAIT = 0.25
 # Seconds a click's answer waits for its picture (0: at once, the message keeps the one it shows).
 ANSWER_WAIT = 0.0
 # Seconds at most that a hand shows a picture older than its text (the bound of issue 31).
