@@ -8,15 +8,10 @@ to come simply sends fewer, newer pictures (edits are coalesced). Where a proces
 started (a daemonic parent, a sandbox), or keeps dying, pictures are drawn in a thread as before.
 
 Two pools (issue 31). Seat pictures follow the answers to clicks at once (bot/ui/table/
-seat_picture.py), so their workers are only a little niced (5): at niceness 10, behind the table
-pictures in one worker, they left the players' pictures seconds behind their hands; at 0, at 200
-busy tables on a 2-core machine, they took the cores from the event loop, and every click's
-answer waited for them (ack p50 131-160 ms, p99 367-542 ms; at 5: p50 20 ms, p99 91-135 ms,
-scripts/bench_latency.py). The answer comes first; a picture that is late is superseded by a newer
-one, and a stale one is taken away after STALE_FOR. Everything else (table pictures, replays,
-charts) stays at 10. Each pool keeps its own band cache. The workers are fed by the event loop
-itself (bot/socket_workers.py): no thread of the bot's process takes the GIL from the loop per
-picture.
+seat_picture.py), so their workers are not niced: a niced worker on a busy machine left the
+players' pictures seconds behind their hands. Everything else (table pictures, replays, charts)
+stays niced. Each pool keeps its own band cache. The workers are fed by the event loop itself
+(bot/socket_workers.py): no thread of the bot's process takes the GIL from the loop per picture.
 
 A table's picture and the live hands' seat pictures are drawn for a state that may be gone
 before a worker comes to them (issue 31): `supersede` takes back a table's queued pictures of
@@ -49,8 +44,8 @@ S = TypeVar("S")
 PICTURE_WORKERS = max(1, min(4, (os.cpu_count() or 1) // 4))
 
 ANSWER, BACKGROUND = "answer", "background"
-# Niceness per pool: the event loop (the answers) before the seat pictures, both before the rest.
-NICENESS = {ANSWER: 5, BACKGROUND: 10}
+# Niceness per pool: the answer's pictures at the bot's own priority, the others yield to it.
+NICENESS = {ANSWER: 0, BACKGROUND: 10}
 
 _pools: dict[str, SocketWorkers] = {}
 _threads_only = False
