@@ -49,10 +49,10 @@ log = logging.getLogger(__name__)
 
 FILENAME = "seat.png"
 URL = f"attachment://{FILENAME}"
-# Seconds a new hand message ("Show my hand", Refresh) waits for its picture before the text
-# goes alone and the live hand brings the picture. A picture takes ~5 ms in the worker. At 2.5 s,
-# a starved worker (200 busy tables, 2 cores) held these answers until the 2 s deferral: ack
-# p99 2.1 s (scripts/bench_latency.py --compare, issue 31).
+# Seconds a hand message that shows no picture yet (a new "Show my hand") waits for its picture
+# before the text goes alone and the live hand brings the picture. A picture takes ~5 ms in the
+# worker. At 2.5 s, above the 2 s deferral, starved workers (tried niced, 200 busy tables on 2
+# cores) held these answers until the deferral: ack p99 2.1 s (scripts/bench_latency.py, issue 31).
 PICTURE_WAIT = 0.25
 # Seconds a click's answer waits for its picture (0: at once, the message keeps the one it shows).
 ANSWER_WAIT = 0.0
