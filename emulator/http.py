@@ -13,9 +13,12 @@ import json
 import time
 import traceback
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol
 
 from aiohttp import BodyPartReader, web
+from aiohttp.hdrs import CONTENT_DISPOSITION
+from aiohttp.multipart import content_disposition_filename, parse_content_disposition
 
 from emulator.errors import ApiError, Violation
 from emulator.messages import Upload
@@ -139,13 +142,14 @@ async def _read_body(request: web.Request) -> None:
         async for part in await request.multipart():
             if not isinstance(part, BodyPartReader):
                 continue  # nested multipart: discord.py never sends one
-            name = part.name or ""
+            name, filename = _disposition(part.headers.get(CONTENT_DISPOSITION))
+            name = name or ""
             data = await part.read()
             if name == "payload_json":
                 request[JSON_BODY] = json.loads(data)
             else:
                 content_type = part.headers.get("Content-Type", "application/octet-stream")
-                uploads.append(Upload(name, part.filename or name, content_type, bytes(data)))
+                uploads.append(Upload(name, filename or name, content_type, bytes(data)))
         request[UPLOADS] = uploads
     else:
         text = await request.text()
@@ -154,6 +158,17 @@ async def _read_body(request: web.Request) -> None:
                 request[JSON_BODY] = json.loads(text)
             except json.JSONDecodeError:
                 raise ApiError(400, 50109, "The request body contains invalid JSON.") from None
+
+
+@lru_cache(maxsize=1024)
+def _disposition(header: str | None) -> tuple[str | None, str | None]:
+    """A part's name and file name, as `part.name` and `part.filename` read them, kept by the
+    header: a request's parts repeat the same few headers ("files[0]", "seat.png"), and
+    aiohttp's parser cost the emulator a seventh of its CPU at 200 busy tables (issue 31)."""
+    _, params = parse_content_disposition(header)
+    return content_disposition_filename(params, "name"), content_disposition_filename(
+        params, "filename"
+    )
 
 
 def route_template(request: web.Request) -> str:

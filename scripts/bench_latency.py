@@ -1284,13 +1284,7 @@ def is_global_bound(path: str) -> bool:
 def shown_version(emu: Emulator, shown: MessageVersion) -> int | None:
     """The table version a table message shows: its picture's PNG text chunk names it (the
     footer counts hands). Read from the chunks before the image data: nothing is decoded."""
-    for attachment in shown.attachments:
-        if attachment.get("filename") == "table.png":
-            data = emu.message_service.files[int(attachment["id"])].data
-            with Image.open(io.BytesIO(data)) as image:
-                version = image.info.get("version")
-            return int(version) if version is not None else None
-    return None
+    return picture_version(emu, shown, "table.png")
 
 
 def tree_cpu(pids: list[int]) -> float:

@@ -7,6 +7,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from bot import event_loop
 from bot.pictures import samples
 from bot.pictures.render_pool import render_png
@@ -48,6 +50,17 @@ def test_a_worker_pool_runs_its_jobs_in_another_process() -> None:
     pool = worker_pool(max_workers=1)
     try:
         assert pool.submit(os.getpid).result(timeout=60) != os.getpid()
+    finally:
+        pool.shutdown()
+
+
+@pytest.mark.skipif(not hasattr(os, "SCHED_BATCH"), reason="Linux's scheduling policies only")
+def test_a_worker_is_a_batch_task_that_does_not_preempt_the_bot() -> None:
+    # Issue 31: a job's arrival must not hand the core from the bot's loop to its worker.
+    pool = worker_pool(max_workers=1)
+    try:
+        assert pool.submit(os.sched_getscheduler, 0).result(timeout=60) == os.SCHED_BATCH
+        assert os.sched_getscheduler(0) != os.SCHED_BATCH  # the bot itself is not
     finally:
         pool.shutdown()
 

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from bot.storage import Database, SqliteTableStore
-from bot.tables import errors
+from bot.tables import errors, turn_timers
 from bot.tables.games import rules_for
-from bot.tables.service import CHANGE_WARNING, Table, TableService
+from bot.tables.service import CHANGE_ACTION, CHANGE_WARNING, Table, TableService
 from tests.support.waiting import until
 
 GUILD, CHANNEL = 1000, 2000
@@ -70,11 +70,14 @@ def seed_where(game: str, first_to_act_is_bot: bool) -> int:
 
 
 async def host_and_bots(
-    service: TableService, game: str = "euchre", settings: dict[str, object] | None = None
+    service: TableService,
+    game: str = "euchre",
+    settings: dict[str, object] | None = None,
+    channel: int = CHANNEL,
 ) -> Table:
     table = await service.create(
         guild_id=GUILD,
-        channel_id=CHANNEL,
+        channel_id=channel,
         host_id=HOST,
         host_name="Host",
         game=game,
@@ -154,6 +157,57 @@ async def test_the_timer_warns_at_half_time_then_a_bot_plays_for_the_human(db: D
         async with table.lock:  # the move's write is done when its lock is free
             stored = await service.store.get_table(table.id)  # type: ignore[attr-defined]
         assert stored.seats == table.seats and stored.actions == table.record.actions
+    finally:
+        await service.close()
+
+
+async def test_a_change_asks_only_its_own_table_when_its_timer_is_due(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 31: the scheduler keeps every table's next due time; a change asks it again of the
+    table that changed, not of every table (at 200 busy tables that was ~7% of the bot's CPU),
+    and the other tables' timers still run on time."""
+    clock = ManualClock()
+    service = make_service(db, clock, seed_where("euchre", first_to_act_is_bot=False))
+    asked: list[int] = []
+    real_timer_due = turn_timers.timer_due
+
+    def timer_due(table: Table) -> float | None:
+        asked.append(table.id)
+        return real_timer_due(table)
+
+    monkeypatch.setattr(turn_timers, "timer_due", timer_due)
+    try:
+        first = await host_and_bots(service, settings={"turn_timer": 60})
+        second = await host_and_bots(service, settings={"turn_timer": 60}, channel=CHANNEL + 1)
+        await until(lambda: second.id in asked)
+        await asyncio.sleep(0.05)  # the scheduler settles: nothing is due for a minute
+        asked.clear()
+        seat = first.seat_of(HOST)
+        assert seat is not None and first.humans_to_act() == [seat]
+        await service.act(first.id, HOST, first.game.legal_actions(seat)[0], first.version)
+        await until(lambda: bool(asked))
+        await asyncio.sleep(0.05)
+        assert set(asked) == {first.id}
+        # The second table's deadline passes, unseen until the next change of any table
+        # (moving the clock without telling the service): that look asks the changed table
+        # only, and finds the second one due from its kept time.
+        version, asked[:] = second.version, []
+        seen_when_played: list[list[int]] = []
+        service.add_listener(
+            lambda table, change: (
+                seen_when_played.append(list(asked))
+                if table is second and change == CHANGE_ACTION
+                else None
+            )
+        )
+        clock.now += 60
+        service.changed(first, CHANGE_WARNING)
+        await until(lambda: second.version > version)
+        # The first table was asked once: that look and the next ones (the second table's
+        # warning, then its deadline) asked the tables that had changed, the second only.
+        assert seen_when_played[0].count(first.id) == 1
+        assert second.record.actions[-1][0] == second.seat_of(HOST)  # a bot played for the host
     finally:
         await service.close()
 
