@@ -29,7 +29,9 @@ clicks Play again. So a table moves as fast as its people think and its bot seat
    fast this way). Printed: p50 / p99 / max, the rate, failures (no answer within 3 s), both
    processes' CPU over the window (near 100%: that process is saturated and the figures measure
    its queue). The emulator's garbage collector is off during the window: its pauses would
-   count against the bot. Then what happened inside the
+   count against the bot; so would its stalls at the window's edges (its collection before,
+   counting the requests after), so the window begins `SETTLE` s after that collection and the
+   requests are counted once its interactions are answered. Then what happened inside the
    bot over the same window: its event loop's lag (a 10 ms sleep's overshoot), its full GC
    pauses, `TableService.act` and the action writes' durations, and how many tasks
    queue for the database's lock (observed through wrappers that change nothing).
@@ -137,6 +139,7 @@ T = TypeVar("T")
 P99_TARGET_MS = 100.0
 MEMORY_TARGET_BYTES = 50 * 1024
 ROUTE_IDS = re.compile(r"(?<=/)(\d+|[A-Za-z0-9_.-]{40,})(?=/|$)")  # ids and tokens in a path
+SETTLE = 1.0  # seconds between the emulator's collection and the window (see measure)
 POLL = 0.02  # seconds between two looks of a table's watcher at its message
 CLICK_TIMEOUT = 10.0
 TRACE_FRAMES = 4  # tracemalloc frames per allocation: enough to find the project's frame
@@ -1163,6 +1166,9 @@ async def measure(state: World, seconds: float) -> Window:
     gc.collect()
     gc.freeze()
     gc.disable()
+    # That collection stalled the emulator (its records are large), and every click and
+    # callback it held back then goes at once: the window begins once that burst is over.
+    await asyncio.sleep(SETTLE)
     before = await state.status()
     tree_before = tree_cpu([bot.pid for bot in state.bots])
     emu_before = own_cpu()
@@ -1177,15 +1183,26 @@ async def measure(state: World, seconds: float) -> Window:
     first_request = len(emu.requests)
     try:
         await asyncio.sleep(seconds)
-    finally:
+    except BaseException:
         gc.enable()
+        raise
+    finally:
         emu_lag_task.cancel()
     ended = time.perf_counter()
     ended_wall = time.time()
     tree_after = tree_cpu([bot.pid for bot in state.bots])
     after = await state.status()
     emu_after = own_cpu()
+    emulator_gc = EMULATOR_GC.take()
     window = [i for i in emu.interactions[first:] if _in(i, began, ended)]
+    # Counting the window's requests below holds the emulator's loop for a while: the
+    # interactions still in flight get their answers first (else their callbacks, stamped
+    # late, would count that stall against the bot).
+    with contextlib.suppress(TimeoutError):  # those in flight get their answer (or fail at 3 s)
+        await emu.wait_for(
+            lambda: all(i.settled for i in window), timeout=3.5, what="the window's answers"
+        )
+    gc.enable()  # not before: a full collection would stall the answers just awaited
     requests: dict[str, int] = {}
     global_starts: list[float] = []
     too_many = 0
@@ -1200,11 +1217,6 @@ async def measure(state: World, seconds: float) -> Window:
             if record.method == "PATCH" and edits_a_public_message(emu, record.path):
                 table_edits += 1
                 token_edits += "/webhooks/" in record.path
-    emulator_gc = EMULATOR_GC.take()
-    with contextlib.suppress(TimeoutError):  # those in flight get their answer (or fail at 3 s)
-        await emu.wait_for(
-            lambda: all(i.settled for i in window), timeout=3.5, what="the window's answers"
-        )
     wall = emu.clock.time() - time.perf_counter()  # message versions carry wall-clock times
     with contextlib.suppress(TimeoutError):  # deferred answers still being written
         await emu.wait_for(
@@ -1432,7 +1444,8 @@ def _in(interaction: Interaction, began: float, ended: float) -> bool:
 
 
 def timeline(window: Window) -> str:
-    """Per second of the window: interactions and their slowest acknowledgement."""
+    """Per second of the window: interactions and their slowest acknowledgement; then the
+    slowest of all, what they were (a custom_id's first part, a command) and when."""
     if not window.interactions:
         return ""
     start = min(i.dispatched_at or 0.0 for i in window.interactions)
@@ -1440,9 +1453,22 @@ def timeline(window: Window) -> str:
     for interaction in window.interactions:
         second = int((interaction.dispatched_at or 0.0) - start)
         bins.setdefault(second, []).append((interaction.ack_latency or 3.0) * 1000)
-    return "  ".join(
+    seconds = "  ".join(
         f"{second}s:{len(values)}/{max(values):.0f}" for second, values in sorted(bins.items())
     )
+    slowest = sorted(window.interactions, key=lambda i: -(i.ack_latency or 3.0))[:8]
+    named = ", ".join(
+        f"{(i.ack_latency or 3.0) * 1000:.0f} ms {kind_of(i)} "
+        f"at {(i.dispatched_at or 0.0) - start:.1f}s"
+        for i in slowest
+    )
+    return f"{seconds}\n{'':>15}slowest: {named}"
+
+
+def kind_of(interaction: Interaction) -> str:
+    """What was clicked or typed, without its ids: the custom_id's first part, or the command."""
+    data = interaction.data
+    return str(data.get("custom_id") or "").split(":")[0] or str(data.get("name") or "?")
 
 
 async def latency_run(
