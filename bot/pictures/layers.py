@@ -400,21 +400,25 @@ def _background_band(sketch: Sketch, band: int) -> Image.Image:
     return cut
 
 
-def _filtered_rows(image: Image.Image, runs: list[tuple[int, int]], palette: Image.Image) -> bytes:
+def _filtered_rows(
+    image: Image.Image, runs: list[tuple[int, int]], palette: Image.Image
+) -> bytearray:
     """The rows of `runs`, one after another, mapped to the palette, each row led by its PNG
-    filter byte (0: none): each run is mapped and laid on one palette image a column wider,
-    whose first column is the filter bytes. Nearest colour, no dithering: a pixel's index is
+    filter byte (0: none): the runs are laid on one image a column wider, mapped at once (each
+    mapping call builds its colour cache anew: one per picture, not one per run, issue 31), and
+    the first column becomes the filter bytes. Nearest colour, no dithering: a pixel's index is
     its own, so rows mapped apart equal the whole picture's."""
     width, height = image.size
     boxes = [(0, first * BAND, width, min(height, (last + 1) * BAND)) for first, last in runs]
-    # Zeros: the filter bytes' column is already there.
-    gathered = Image.new("P", (width + 1, sum(box[3] - box[1] for box in boxes)))
+    rows = sum(box[3] - box[1] for box in boxes)
+    gathered = Image.new("RGB", (width + 1, rows))
     y = 0
     for box in boxes:
-        mapped = image.crop(box).quantize(palette=palette, dither=Image.Dither.NONE)
-        gathered.paste(mapped, (1, y))
+        gathered.paste(image.crop(box), (1, y))
         y += box[3] - box[1]
-    return gathered.tobytes()
+    mapped = bytearray(gathered.quantize(palette=palette, dither=Image.Dither.NONE).tobytes())
+    mapped[:: width + 1] = bytes(rows)  # the filter bytes
+    return mapped
 
 
 def _encode_bands(
