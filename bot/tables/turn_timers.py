@@ -3,7 +3,8 @@
 A timer is table state, not a sleeping coroutine per click: each action stores the deadline of
 the human whose turn it is (`turn_deadline`, so a restart keeps it; see `Table.turn_deadline`),
 and the scheduler wakes at the earliest warning or deadline of all tables, on the service's
-clock. Every change (but a close) wakes it to look again. When the human(s) to act have been
+clock. Every change (but a close) wakes it to look again, at the tables that changed: the
+others' next due times are kept from their own last change. When the human(s) to act have been
 idle for the table's `ping_after` seconds (from the stored `turn_since`) listeners hear
 CHANGE_PING: the turn ping goes out only then, not on every turn. At half time listeners hear
 CHANGE_WARNING; at the deadline a bot plays that turn for the human through the service's one
